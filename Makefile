@@ -1,0 +1,143 @@
+# schedbench - every entry point is a target here; `make help` lists them.
+#
+# Build products go to $(BUILD) (default build/) and bin/sb. Policies,
+# workloads and experiments are picked up from their folders by wildcard;
+# the registry of policies and experiments is generated from the sources
+# (scripts/gen-registry), so adding a baseline is adding one file.
+
+BUILD     ?= build
+QUICK     ?=
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+DATA_DIR  ?= data
+DATA_MIRROR ?= ../shared/data
+MPI       ?=
+SEED      ?= 1
+
+ifeq ($(MPI),1)
+CC        := mpicc
+SB_MPI_DEF := -DSB_MPI=1
+BIN       := bin/sb-mpi
+else
+CC        ?= cc
+BIN       := bin/sb
+endif
+
+PKG_HDF5_CFLAGS := $(shell pkg-config --cflags hdf5-serial 2>/dev/null)
+PKG_HDF5_LIBS   := $(shell pkg-config --libs hdf5-serial 2>/dev/null)
+ifeq ($(PKG_HDF5_LIBS),)
+PKG_HDF5_CFLAGS := -I/usr/include/hdf5/serial
+PKG_HDF5_LIBS   := -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5
+endif
+
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wno-unused-parameter
+OPT      ?= -O2 -g
+CFLAGS   ?=
+CFLAGS   += -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) \
+            $(WERROR) $(SAN) $(PKG_HDF5_CFLAGS) $(SB_MPI_DEF) \
+            -Icore -Iworkloads -I$(BUILD)
+LDLIBS   := -lglpk $(PKG_HDF5_LIBS) -lgsl -lgslcblas -lm
+LDFLAGS  += $(SAN)
+
+CORE_SRC   := $(filter-out core/main.c,$(wildcard core/*.c))
+POLICY_SRC := $(sort $(wildcard algorithms/*/*.c baselines/*/*.c))
+LOAD_SRC   := $(sort $(wildcard workloads/*.c))
+EXP_SRC    := $(sort $(wildcard experiments/*.c))
+LIB_SRC    := $(CORE_SRC) $(POLICY_SRC) $(LOAD_SRC) $(EXP_SRC)
+LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC   := $(sort $(wildcard tests/test_*.c))
+TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
+
+.PHONY: all help deps test test-unit test-cli smoke reproduce paper bench asan \
+        data clean new-baseline experiments figures verify mpi-check fuzz
+
+all: $(BIN)
+
+help:
+	@echo "schedbench targets:"
+	@echo "  make reproduce [QUICK=1]  every experiment, figure, claim verdict and the report"
+	@echo "  make test                 build and run the whole test suite"
+	@echo "  make smoke                build, fast tests, one quick experiment and one plot"
+	@echo "  make deps                 install the Debian packages schedbench needs"
+	@echo "  make data                 fetch real data sets into DATA_DIR (sha256-checked)"
+	@echo "  make bench                speed: events/s, policy and solver times -> results/bench.h5"
+	@echo "  make asan                 tests and loader fuzzing under AddressSanitizer/UBSan"
+	@echo "  make paper                build paper/report.pdf from results and figures"
+	@echo "  make new-baseline FAMILY=dag NAME=foo   start a baseline from the template"
+	@echo "  make MPI=1                build bin/sb-mpi for mpirun"
+	@echo "  make clean                remove build products (not results/)"
+
+deps:
+	@sh scripts/deps
+
+$(BUILD)/registry.def: $(POLICY_SRC) $(EXP_SRC) scripts/gen-registry | $(BUILD)
+	@scripts/gen-registry $(POLICY_SRC) $(EXP_SRC) > $@.tmp && \
+	  (cmp -s $@.tmp $@ || mv $@.tmp $@); rm -f $@.tmp
+
+$(BUILD):
+	@mkdir -p $(BUILD)
+
+$(BUILD)/core/registry.o: $(BUILD)/registry.def
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libsb.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(BUILD)/core/main.o $(BUILD)/libsb.a
+	@mkdir -p bin
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/sbtest: $(TEST_OBJ) $(BUILD)/libsb.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+# Test helpers built from tests/ (the PCG reference is C++ on purpose: it is
+# Debian's libpcg-cpp-dev, the published reference implementation).
+$(BUILD)/pcg_ref: tests/pcg_ref.cpp
+	@mkdir -p $(BUILD)
+	$(CXX) -O2 -std=c++11 -o $@ $<
+
+test: $(BIN) $(BUILD)/sbtest $(BUILD)/pcg_ref
+	@sh scripts/check-deps --quiet
+	@SB_PCG_REF=$(BUILD)/pcg_ref SB_BIN=$(BIN) $(BUILD)/sbtest --jobs $(JOBS) $(TESTFLAGS)
+	@SB_BIN=$(BIN) sh tests/cli.sh
+
+smoke: $(BIN) $(BUILD)/sbtest $(BUILD)/pcg_ref
+	@SB_PCG_REF=$(BUILD)/pcg_ref SB_BIN=$(BIN) $(BUILD)/sbtest --jobs $(JOBS) --filter '!(slow)/*'
+	$(BIN) run dag_density --quick --out results/smoke_dag_density.h5
+	@mkdir -p plots/out
+	SB=$(BIN) RESULTS=results/smoke_dag_density.h5 OUT=plots/out/smoke_dag_density gnuplot plots/dag_density.gp
+	@echo "smoke: ok (plots/out/smoke_dag_density.png)"
+
+asan:
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" test
+	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" fuzz
+
+fuzz: $(BIN)
+	@SB_BIN=$(BIN) sh tests/fuzz.sh
+
+reproduce: $(BIN)
+	@sh scripts/reproduce $(if $(QUICK),--quick) --jobs $(JOBS) --seed $(SEED)
+
+paper:
+	@sh scripts/paper
+
+bench: $(BIN)
+	@sh scripts/bench
+
+data:
+	@DATA_DIR=$(DATA_DIR) DATA_MIRROR=$(DATA_MIRROR) sh scripts/fetch-data
+
+new-baseline:
+	@sh scripts/new-baseline "$(FAMILY)" "$(NAME)"
+
+mpi-check:
+	@sh scripts/mpi-check
+
+clean:
+	rm -rf $(BUILD) build-asan bin
+
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/core/main.d

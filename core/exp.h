@@ -1,0 +1,65 @@
+/*
+ * exp.h - experiments: one definition per figure or table.
+ *
+ * An experiment file in experiments/ ends with exactly one
+ *     const struct sb_experiment sb_experiment_<name> = { ... };
+ * The harness (sb run) resolves its parameters (defaults, then the quick
+ * set under --quick, then every --set), calls setup once, run_point for
+ * every sweep point (possibly in several worker processes or MPI ranks,
+ * in any order), concatenates the rows in point order and writes them as
+ * the `points` dataset of one HDF5 file with provenance.
+ *
+ * run_point must depend only on (parameters, seed, point): every random
+ * draw comes from sb_rng_stream(seed, point, replicate, purpose).
+ */
+#ifndef SB_EXP_H
+#define SB_EXP_H
+
+#include "opts.h"
+#include "rng.h"
+#include "table.h"
+
+#define SB_MAX_INPUTS 32
+
+struct sb_exp_ctx {
+	const struct sb_experiment *exp;
+	struct sb_opts opts;     /* resolved parameters */
+	int quick;
+	uint64_t seed;
+	const char *data_dir;    /* where real data is read from */
+	int npoints;             /* set by setup */
+	void *state;             /* experiment-owned, from setup */
+	/* input files read (provenance): setup registers them */
+	int ninputs;
+	char *input_path[SB_MAX_INPUTS];
+	char input_sha[SB_MAX_INPUTS][65];
+	char inputs_note[512];   /* e.g. "real: TF graphs (3 files)" or
+	                            "synthetic fallback: layered generator" */
+};
+
+struct sb_experiment {
+	const char *name;        /* = file name = CLI name */
+	const char *desc;        /* one line */
+	const char *figure;      /* figure/table id in the report ("tf-F1") */
+	const char *family;      /* "dag", "cluster", ... */
+	const struct sb_param *params;
+	/* "key=value ..." applied under --quick (before user --set) */
+	const char *quick_set;
+	const struct sb_col *cols;   /* schema of the points dataset */
+
+	/* Read inputs, enumerate points (c->npoints), keep state in c->state.
+	 * Must be deterministic. Returns 0 or an exit code with err. */
+	int (*setup)(struct sb_exp_ctx *c, struct sb_err *err);
+	/* Compute the rows of one point into out (already initialised with
+	 * cols). Returns 0 or an exit code with err. */
+	int (*run_point)(struct sb_exp_ctx *c, int point, struct sb_table *out,
+			 struct sb_err *err);
+	/* Free c->state (optional). */
+	void (*teardown)(struct sb_exp_ctx *c);
+};
+
+/* Register an input file read by setup: records its sha256 for the
+ * provenance attributes. Returns 0 or SB_EXIT_INPUT. */
+int sb_exp_add_input(struct sb_exp_ctx *c, const char *path, struct sb_err *err);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * lp.h - a small, checked wrapper around GLPK's C API.
+ *
+ * Why a wrapper: GLPK aborts the whole process on a bad index or argument,
+ * prints to the terminal, and reports "optimal" only through status codes
+ * that are easy to misread. This wrapper checks every index before calling
+ * GLPK, installs glp_error_hook (so a GLPK fault becomes SB_EXIT_RUN, not an
+ * abort), turns terminal output off, always applies a time limit, and
+ * returns an honest status: a MIP that hit its time limit reports its
+ * incumbent and best bound as SB_LP_FEASIBLE, never SB_LP_OPTIMAL.
+ *
+ * Columns and rows are numbered from 0 here (GLPK's are from 1).
+ */
+#ifndef SB_LP_H
+#define SB_LP_H
+
+#include "sb.h"
+
+#define SB_LP_INF 1e300  /* use +-SB_LP_INF for a missing bound */
+
+enum sb_lp_kind { SB_LP_CONT = 0, SB_LP_INT = 1, SB_LP_BIN = 2 };
+
+enum sb_lp_status {
+	SB_LP_OPTIMAL = 0,    /* proven optimal (within the MIP gap tolerance) */
+	SB_LP_FEASIBLE = 1,   /* stopped (time limit) with an incumbent; bound valid */
+	SB_LP_NOSOLUTION = 2, /* stopped (time limit) without any incumbent; bound valid */
+	SB_LP_INFEASIBLE = 3,
+	SB_LP_UNBOUNDED = 4,
+	SB_LP_ERROR = 5,      /* GLPK failed; see err */
+};
+
+struct sb_lp;
+
+struct sb_lp_result {
+	int status;      /* enum sb_lp_status */
+	double obj;      /* objective of the returned solution (incumbent) */
+	double bound;    /* best proven bound on the optimum (= obj if optimal LP) */
+	double gap;      /* |obj - bound| / max(|obj|, 1e-9); 0 when optimal */
+	double seconds;  /* wall time of the solve */
+	int ncols;
+	double *x;       /* column values of the returned solution (owned; NULL
+	                    if no solution); free with sb_lp_result_release */
+};
+
+/* New model; minimize = 1 for min, 0 for max. */
+struct sb_lp *sb_lp_new(const char *name, int minimize);
+void sb_lp_free(struct sb_lp *lp);
+/* Add a column; returns its index (from 0). */
+int sb_lp_add_col(struct sb_lp *lp, const char *name, int kind, double lo,
+		  double hi, double obj);
+/* Add a row lo <= sum vals[k]*x[cols[k]] <= hi; returns its index. Indices
+ * are checked (SB_BUG on an index out of range: a bug of the model code);
+ * duplicate columns in one row are merged. */
+int sb_lp_add_row(struct sb_lp *lp, const char *name, double lo, double hi,
+		  int nnz, const int *cols, const double *vals);
+int sb_lp_ncols(const struct sb_lp *lp);
+int sb_lp_nrows(const struct sb_lp *lp);
+/* A known feasible solution (one value per column) offered to the MIP
+ * search as its first incumbent; it is checked against the rows first and
+ * ignored (with a warning in the result) when infeasible. */
+void sb_lp_set_incumbent(struct sb_lp *lp, const double *x);
+/* Solve. relax = 1 solves the LP relaxation (integrality dropped).
+ * time_limit_s > 0 is required. mip_gap: relative gap tolerance (0 for
+ * exact). Returns 0 (status in res) or SB_EXIT_RUN with err filled. */
+int sb_lp_solve(struct sb_lp *lp, int relax, double time_limit_s,
+		double mip_gap, struct sb_lp_result *res, struct sb_err *err);
+void sb_lp_result_release(struct sb_lp_result *res);
+const char *sb_lp_status_name(int status);
+/* "GLPK 5.0" */
+const char *sb_lp_version(void);
+
+#endif
