@@ -16,10 +16,10 @@ SEED      ?= 1
 ifeq ($(MPI),1)
 CC        := mpicc
 SB_MPI_DEF := -DSB_MPI=1
-BIN       := bin/sb-mpi
+BIN       ?= bin/sb-mpi
+BUILD     := build-mpi
 else
-CC        ?= cc
-BIN       := bin/sb
+BIN       ?= bin/sb
 endif
 
 PKG_HDF5_CFLAGS := $(shell pkg-config --cflags hdf5-serial 2>/dev/null)
@@ -30,7 +30,7 @@ PKG_HDF5_LIBS   := -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5
 endif
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-            -Wno-unused-parameter
+            -Wno-unused-parameter -Wno-format-truncation
 OPT      ?= -O2 -g
 CFLAGS   ?=
 CFLAGS   += -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) \
@@ -48,7 +48,7 @@ LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC   := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: all help deps test test-unit test-cli smoke reproduce paper bench asan \
+.PHONY: FORCE all help deps need-deps test test-run smoke smoke-run reproduce paper bench asan \
         data clean new-baseline experiments figures verify mpi-check fuzz
 
 all: $(BIN)
@@ -70,6 +70,10 @@ help:
 deps:
 	@sh scripts/deps
 
+# Entry points a newcomer runs first install what is missing, then build.
+need-deps:
+	@sh scripts/deps --if-missing
+
 $(BUILD)/registry.def: $(POLICY_SRC) $(EXP_SRC) scripts/gen-registry | $(BUILD)
 	@scripts/gen-registry $(POLICY_SRC) $(EXP_SRC) > $@.tmp && \
 	  (cmp -s $@.tmp $@ || mv $@.tmp $@); rm -f $@.tmp
@@ -78,6 +82,17 @@ $(BUILD):
 	@mkdir -p $(BUILD)
 
 $(BUILD)/core/registry.o: $(BUILD)/registry.def
+
+# The git revision the binary was built from, for provenance attributes.
+$(BUILD)/version.h: FORCE | $(BUILD)
+	@sha=$$(git rev-parse HEAD 2>/dev/null || echo unknown); \
+	 dirty=$$(test -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo 0 || echo 1); \
+	 printf '#define SB_GIT_SHA "%s"\n#define SB_GIT_DIRTY %s\n' "$$sha" "$$dirty" > $@.tmp; \
+	 cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(BUILD)/core/cli.o: $(BUILD)/version.h
+
+FORCE:
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -88,7 +103,7 @@ $(BUILD)/libsb.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BIN): $(BUILD)/core/main.o $(BUILD)/libsb.a
-	@mkdir -p bin
+	@mkdir -p $(dir $(BIN))
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/sbtest: $(TEST_OBJ) $(BUILD)/libsb.a
@@ -100,33 +115,43 @@ $(BUILD)/pcg_ref: tests/pcg_ref.cpp
 	@mkdir -p $(BUILD)
 	$(CXX) -O2 -std=c++11 -o $@ $<
 
-test: $(BIN) $(BUILD)/sbtest $(BUILD)/pcg_ref
-	@sh scripts/check-deps --quiet
+test: need-deps
+	@$(MAKE) --no-print-directory test-run
+
+test-run: $(BIN) $(BUILD)/sbtest $(BUILD)/pcg_ref
 	@SB_PCG_REF=$(BUILD)/pcg_ref SB_BIN=$(BIN) $(BUILD)/sbtest --jobs $(JOBS) $(TESTFLAGS)
 	@SB_BIN=$(BIN) sh tests/cli.sh
 
-smoke: $(BIN) $(BUILD)/sbtest $(BUILD)/pcg_ref
+smoke: need-deps
+	@$(MAKE) --no-print-directory smoke-run
+
+smoke-run: $(BIN) $(BUILD)/sbtest $(BUILD)/pcg_ref
 	@SB_PCG_REF=$(BUILD)/pcg_ref SB_BIN=$(BIN) $(BUILD)/sbtest --jobs $(JOBS) --filter '!(slow)/*'
 	$(BIN) run dag_density --quick --out results/smoke_dag_density.h5
 	@mkdir -p plots/out
 	SB=$(BIN) RESULTS=results/smoke_dag_density.h5 OUT=plots/out/smoke_dag_density gnuplot plots/dag_density.gp
 	@echo "smoke: ok (plots/out/smoke_dag_density.png)"
 
-asan:
-	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" test
-	$(MAKE) BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" OPT="-O1 -g" fuzz
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-fuzz: $(BIN)
-	@SB_BIN=$(BIN) sh tests/fuzz.sh
+asan: need-deps
+	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/sb SAN="$(ASAN_FLAGS)" OPT="-O1 -g" test-run
+	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/sb SAN="$(ASAN_FLAGS)" OPT="-O1 -g" fuzz
 
-reproduce: $(BIN)
-	@sh scripts/reproduce $(if $(QUICK),--quick) --jobs $(JOBS) --seed $(SEED)
+# More mutation-fuzzing iterations of every loader than `make test` runs.
+fuzz: $(BUILD)/sbtest
+	@SB_FUZZ_ITERS=$${SB_FUZZ_ITERS:-3000} $(BUILD)/sbtest --filter 'fuzz/*'
 
-paper:
+reproduce: need-deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@SB=$(BIN) sh scripts/reproduce $(if $(QUICK),--quick) --jobs $(JOBS) --seed $(SEED)
+
+paper: need-deps
 	@sh scripts/paper
 
-bench: $(BIN)
-	@sh scripts/bench
+bench: need-deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@SB=$(BIN) sh scripts/bench
 
 data:
 	@DATA_DIR=$(DATA_DIR) DATA_MIRROR=$(DATA_MIRROR) sh scripts/fetch-data

@@ -1,25 +1,602 @@
-/* cli.c - dispatch of the sb subcommands. */
+/*
+ * cli.c - the sb command: list, run, export, show, eval, verify-claims.
+ * Names and options are the contract of ARCHITECTURE.md. Exit codes: 0
+ * success, 1 run-time failure, 2 usage or bad input.
+ */
 #include "cli.h"
+#include "claims.h"
 #include "dag.h"
+#include "exp.h"
+#include "h5.h"
+#include "lp.h"
 #include "registry.h"
+#include "summary.h"
+#include "sweep.h"
+#include "version.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int sb_cmd_eval(int argc, char **argv);
+
+static const char usage[] =
+	"usage: sb <command> [options]\n"
+	"  list [FAMILY]                       registered policies and experiments\n"
+	"  run EXPERIMENT [--quick] [--seed N] [--jobs N] [--set key=value]...\n"
+	"                 [--out FILE] [--data-dir DIR]\n"
+	"                                      run a sweep, write one HDF5 file\n"
+	"  export FILE DATASET [--where col=value]... [--exact]\n"
+	"                                      print a dataset as columns (for gnuplot)\n"
+	"  show FILE                           provenance and summary of a results file\n"
+	"  eval FAMILY --policy NAME [inputs] [--bound] [--schedule-out FILE]\n"
+	"                                      run one policy on your own instance\n"
+	"  verify-claims [--claims FILE] [--results DIR] [--strict]\n"
+	"                                      judge every claim of experiments/claims.tsv\n";
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+	fputs("error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n", stderr);
+	fputs(usage, stderr);
+	return SB_EXIT_INPUT;
+}
+
+/* ------------------------------------------------------------------ */
+/* list                                                                */
+/* ------------------------------------------------------------------ */
 
 static int cmd_list(int argc, char **argv)
 {
+	const char *fam = argc > 1 ? argv[1] : NULL;
 	int n, i;
 	const struct sb_dag_policy *const *p = sb_dag_policies(&n);
-	(void)argc; (void)argv;
-	for (i = 0; i < n; i++)
-		printf("dag  %-14s %s\n", p[i]->name, p[i]->desc);
+	const struct sb_experiment *const *e;
+
+	if (fam && strcmp(fam, "dag") && strcmp(fam, "experiments"))
+		return bad_usage("unknown family '%s' (known: dag, experiments)", fam);
+	if (!fam || !strcmp(fam, "dag")) {
+		printf("%-6s %-12s %-10s %-28s %s\n", "family", "name", "role", "provenance",
+		       "description / citation");
+		for (i = 0; i < n; i++) {
+			const char *role = p[i]->partition && (p[i]->priority || p[i]->pick)
+				? "both" : p[i]->partition ? "partition" : "schedule";
+			printf("%-6s %-12s %-10s %-28s %s\n", "dag", p[i]->name, role,
+			       p[i]->provenance ? p[i]->provenance : "", p[i]->desc);
+			printf("%-6s %-12s %-10s %-28s   %s\n", "", "", "", "", p[i]->cite);
+		}
+	}
+	if (!fam || !strcmp(fam, "experiments")) {
+		e = sb_experiments(&n);
+		printf("\n%-16s %-6s %-8s %s\n", "experiment", "family", "figure", "description");
+		for (i = 0; i < n; i++)
+			printf("%-16s %-6s %-8s %s\n", e[i]->name, e[i]->family, e[i]->figure,
+			       e[i]->desc);
+	}
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* run                                                                 */
+/* ------------------------------------------------------------------ */
+
+int sb_exp_add_input(struct sb_exp_ctx *c, const char *path, struct sb_err *err)
+{
+	int rc;
+	if (c->ninputs == SB_MAX_INPUTS)
+		SB_BUG("too many inputs");
+	rc = sb_sha256_file(path, c->input_sha[c->ninputs], err);
+	if (rc)
+		return rc;
+	c->input_path[c->ninputs++] = sb_xstrdup(path);
+	return 0;
+}
+
+static void utc_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void rm_partial(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[8192];
+
+	if (!d)
+		return;
+	/* only our own checkpoint files live there */
+	while ((e = readdir(d)) != NULL)
+		if (strstr(e->d_name, ".bin")) {
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	closedir(d);
+	rmdir(dir);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	const struct sb_experiment *e;
+	struct sb_exp_ctx c;
+	struct sb_err err = { 0, "" };
+	struct sb_sweep_opts so = { 0 };
+	struct sb_table points, timing;
+	struct sb_attrs at;
+	const char *out = NULL, *data_dir = getenv("DATA_DIR");
+	char outbuf[4096], partial[4200], cmdline[4096] = "", config[4096] = "";
+	char started[32];
+	int i, rc, quick = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), nset = 0;
+	const char *sets[64];
+	uint64_t seed = 1;
+	double t0 = sb_now();
+
+	if (argc < 2)
+		return bad_usage("%s", "run needs an experiment name");
+	e = sb_experiment_find(argv[1]);
+	if (!e)
+		return bad_usage("unknown experiment '%s' (see 'sb list experiments')", argv[1]);
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--quick")) {
+			quick = 1;
+		} else if (!strcmp(a, "--seed") && i + 1 < argc) {
+			char *end;
+			errno = 0;
+			seed = strtoull(argv[++i], &end, 10);
+			if (*end || errno || argv[i][0] == '-')
+				return bad_usage("--seed '%s': not a non-negative integer", argv[i]);
+		} else if (!strcmp(a, "--jobs") && i + 1 < argc) {
+			char *end;
+			long j = strtol(argv[++i], &end, 10);
+			if (*end || j < 1 || j > 256)
+				return bad_usage("--jobs '%s': expected 1..256", argv[i]);
+			jobs = (int)j;
+		} else if (!strcmp(a, "--set") && i + 1 < argc) {
+			if (nset == 64)
+				return bad_usage("%s", "too many --set");
+			sets[nset++] = argv[++i];
+		} else if (!strcmp(a, "--out") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (!strcmp(a, "--data-dir") && i + 1 < argc) {
+			data_dir = argv[++i];
+		} else {
+			return bad_usage("run: unknown option '%s'", a);
+		}
+	}
+	if (jobs < 1)
+		jobs = 1;
+	if (!data_dir || !data_dir[0])
+		data_dir = "data";
+	for (i = 0; i < argc; i++) {
+		size_t u = strlen(cmdline);
+		snprintf(cmdline + u, sizeof cmdline - u, "%s%s", i ? " " : "sb ", argv[i]);
+	}
+
+	memset(&c, 0, sizeof c);
+	c.exp = e;
+	c.quick = quick;
+	c.seed = seed;
+	c.data_dir = data_dir;
+	sb_opts_defaults(&c.opts, e->params);
+	if (quick && e->quick_set) {
+		char *qs = sb_xstrdup(e->quick_set), *tok, *save = NULL;
+		for (tok = strtok_r(qs, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+			if (sb_opts_set(&c.opts, e->params, tok, "quick set", &err))
+				SB_BUG("experiment %s: bad quick_set: %s", e->name, err.msg);
+		sb_free(qs);
+	}
+	for (i = 0; i < nset; i++)
+		if ((rc = sb_opts_set(&c.opts, e->params, sets[i], "--set", &err))) {
+			sb_err_print(&err);
+			return rc;
+		}
+	snprintf(config, sizeof config, "experiment=%s seed=%llu quick=%d ", e->name,
+		 (unsigned long long)seed, quick);
+	sb_opts_format(&c.opts, config, sizeof config);
+
+	if (!out) {
+		mkdir("results", 0777);
+		snprintf(outbuf, sizeof outbuf, "results/%s.h5", e->name);
+		out = outbuf;
+	}
+	rc = e->setup(&c, &err);
+	if (rc) {
+		sb_err_print(&err);
+		return rc;
+	}
+	snprintf(partial, sizeof partial, "%s.partial", out);
+	so.jobs = jobs;
+	so.partial_dir = partial;
+	so.config_hash = sb_hash_str(config) ^ sb_hash_str(SB_GIT_SHA);
+	sb_table_init(&points, e->cols);
+	if (e->timing_cols)
+		sb_table_init(&timing, e->timing_cols);
+	rc = sb_sweep_run(&c, &so, &points, e->timing_cols ? &timing : NULL, &err);
+	if (rc) {
+		sb_err_print(&err);
+		goto out;
+	}
+	if (sb_mpi_rank() == 0) {
+		struct sb_h5_dataset ds[3];
+		struct sb_table summ;
+		struct sb_col *scols = NULL;
+		int nds = 0;
+		char key[64];
+		ds[nds++] = (struct sb_h5_dataset){ "points", &points };
+		if (e->timing_cols)
+			ds[nds++] = (struct sb_h5_dataset){ "timing", &timing };
+		if (e->summary_by) {
+			if (sb_summarise(&points, e->summary_by, e->summary_of, &summ, &scols, &err))
+				SB_BUG("experiment %s: bad summary spec: %s", e->name, err.msg);
+			ds[nds++] = (struct sb_h5_dataset){ "summary", &summ };
+		}
+		sb_attrs_init(&at);
+		sb_attrs_str(&at, "schedbench_version", SB_VERSION);
+		sb_attrs_str(&at, "git_sha", SB_GIT_SHA);
+		sb_attrs_int(&at, "git_dirty", SB_GIT_DIRTY);
+		sb_attrs_str(&at, "experiment", e->name);
+		sb_attrs_str(&at, "figure", e->figure);
+		sb_attrs_str(&at, "description", e->desc);
+		sb_attrs_str(&at, "command_line", cmdline);
+		sb_attrs_str(&at, "config", config);
+		sb_attrs_int(&at, "seed", (int64_t)seed);
+		sb_attrs_int(&at, "quick", quick);
+		sb_attrs_int(&at, "jobs", jobs);
+		sb_attrs_int(&at, "mpi_ranks", sb_mpi_size());
+		sb_attrs_int(&at, "npoints", c.npoints);
+		sb_attrs_str(&at, "glpk_version", sb_lp_version());
+		sb_attrs_str(&at, "hdf5_version", sb_h5_version());
+		sb_attrs_str(&at, "compiler", "gcc " __VERSION__);
+		utc_now(started, sizeof started);
+		sb_attrs_str(&at, "finished_utc", started);
+		sb_attrs_str(&at, "inputs", c.inputs_note[0] ? c.inputs_note : "none");
+		for (i = 0; i < c.ninputs; i++) {
+			snprintf(key, sizeof key, "input_%02d", i);
+			sb_attrs_str(&at, key, c.input_path[i]);
+			snprintf(key, sizeof key, "input_%02d_sha256", i);
+			sb_attrs_str(&at, key, c.input_sha[i]);
+		}
+		sb_attrs_dbl(&at, "wall_seconds", sb_now() - t0);
+		sb_attrs_str(&at, "nondeterministic", "the timing dataset and the attributes "
+			     "wall_seconds, finished_utc (wall-clock)");
+		rc = sb_h5_write(out, &at, nds, ds, &err);
+		sb_attrs_release(&at);
+		if (scols) {
+			sb_table_release(&summ);
+			sb_summary_cols_free(scols);
+		}
+		if (rc)
+			sb_err_print(&err);
+		else {
+			rm_partial(partial);
+			fprintf(stderr, "%s: wrote %s (%zu rows, %.1f s)\n", e->name, out,
+				points.nrow, sb_now() - t0);
+		}
+	}
+out:
+	sb_table_release(&points);
+	if (e->timing_cols)
+		sb_table_release(&timing);
+	if (e->teardown)
+		e->teardown(&c);
+	for (i = 0; i < c.ninputs; i++)
+		sb_free(c.input_path[i]);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* export                                                              */
+/* ------------------------------------------------------------------ */
+
+static void print_cell(const struct sb_table *t, size_t r, int c, int exact)
+{
+	switch (t->cols[c].type) {
+	case SB_COL_INT:
+		printf("%lld", (long long)sb_table_get_int(t, r, c));
+		break;
+	case SB_COL_DBL:
+		printf(exact ? "%a" : "%.10g", sb_table_get_dbl(t, r, c));
+		break;
+	default: {
+		const char *s = sb_table_get_str(t, r, c);
+		printf("%s", s[0] ? s : "-");
+	}
+	}
+}
+
+static int cmd_export(int argc, char **argv)
+{
+	struct sb_table t;
+	struct sb_col *cols;
+	struct sb_err err = { 0, "" };
+	const char *where[16];
+	int nw = 0, i, rc, exact = 0;
+	size_t r;
+
+	if (argc < 3)
+		return bad_usage("%s", "export needs FILE and DATASET");
+	for (i = 3; i < argc; i++) {
+		if (!strcmp(argv[i], "--where") && i + 1 < argc && nw < 16)
+			where[nw++] = argv[++i];
+		else if (!strcmp(argv[i], "--exact"))
+			exact = 1;
+		else
+			return bad_usage("export: unknown option '%s'", argv[i]);
+	}
+	rc = sb_h5_read_table(argv[1], argv[2], &t, &cols, &err);
+	if (rc) {
+		sb_err_print(&err);
+		return rc;
+	}
+	for (i = 0; i < nw; i++) {
+		const char *eq = strchr(where[i], '=');
+		char name[64];
+		if (!eq || (size_t)(eq - where[i]) >= sizeof name) {
+			rc = bad_usage("--where '%s': expected col=value", where[i]);
+			goto out;
+		}
+		snprintf(name, sizeof name, "%.*s", (int)(eq - where[i]), where[i]);
+		if (sb_table_col(&t, name) < 0) {
+			fprintf(stderr, "error: --where '%s': dataset '%s' has no column '%s'\n",
+				where[i], argv[2], name);
+			rc = SB_EXIT_INPUT;
+			goto out;
+		}
+	}
+	/* a header line of column names: gnuplot reads it with
+	 * `set datafile columnheaders` and `using "name"` */
+	for (i = 0; i < t.ncol; i++)
+		printf("%s%s", i ? " " : "", t.cols[i].name);
+	printf("\n");
+	for (r = 0; r < t.nrow; r++) {
+		int ok = 1, w;
+		for (w = 0; w < nw && ok; w++) {
+			const char *eq = strchr(where[w], '=');
+			char name[64], val[64];
+			int c;
+			snprintf(name, sizeof name, "%.*s", (int)(eq - where[w]), where[w]);
+			c = sb_table_col(&t, name);
+			if (t.cols[c].type == SB_COL_STR)
+				ok = !strcmp(sb_table_get_str(&t, r, c), eq + 1);
+			else if (t.cols[c].type == SB_COL_INT) {
+				snprintf(val, sizeof val, "%lld", (long long)sb_table_get_int(&t, r, c));
+				ok = !strcmp(val, eq + 1);
+			} else
+				ok = sb_table_get_dbl(&t, r, c) == strtod(eq + 1, NULL);
+		}
+		if (!ok)
+			continue;
+		for (i = 0; i < t.ncol; i++) {
+			if (i)
+				putchar(' ');
+			print_cell(&t, r, i, exact);
+		}
+		putchar('\n');
+	}
+out:
+	sb_table_release(&t);
+	sb_h5_cols_free(cols);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* show                                                                */
+/* ------------------------------------------------------------------ */
+
+static int cmd_show(int argc, char **argv)
+{
+	struct sb_attrs at;
+	struct sb_err err = { 0, "" };
+	char names[16][64];
+	int n, i, k, rc;
+
+	if (argc < 2)
+		return bad_usage("%s", "show needs a results file");
+	rc = sb_h5_read_attrs(argv[1], &at, &err);
+	if (rc) {
+		sb_err_print(&err);
+		return rc;
+	}
+	printf("results file: %s\n\nprovenance:\n", argv[1]);
+	for (i = 0; i < at.n; i++) {
+		const struct sb_attr *a = &at.a[i];
+		if (a->type == SB_ATTR_STR)
+			printf("  %-20s %s\n", a->key, a->s);
+		else if (a->type == SB_ATTR_INT)
+			printf("  %-20s %lld\n", a->key, (long long)a->i);
+		else
+			printf("  %-20s %.6g\n", a->key, a->d);
+	}
+	sb_attrs_release(&at);
+	rc = sb_h5_list(argv[1], names, 16, &n, &err);
+	for (k = 0; k < n && !rc; k++) {
+		struct sb_table t;
+		struct sb_col *cols;
+		if (sb_h5_read_table(argv[1], names[k], &t, &cols, &err))
+			continue;
+		printf("\ndataset %s: %zu rows\n", names[k], t.nrow);
+		printf("  %-18s %-6s %14s %14s %14s\n", "column", "type", "min", "mean", "max");
+		for (i = 0; i < t.ncol; i++) {
+			size_t r, cnt = 0, nd = 0;
+			double lo = INFINITY, hi = -INFINITY, sum = 0;
+			if (t.cols[i].type == SB_COL_STR) {
+				/* count distinct values (small tables) */
+				for (r = 0; r < t.nrow; r++) {
+					size_t q;
+					for (q = 0; q < r; q++)
+						if (!strcmp(sb_table_get_str(&t, q, i),
+							    sb_table_get_str(&t, r, i)))
+							break;
+					nd += q == r;
+				}
+				printf("  %-18s %-6s %zu distinct values\n", t.cols[i].name, "text", nd);
+				continue;
+			}
+			for (r = 0; r < t.nrow; r++) {
+				double v = t.cols[i].type == SB_COL_INT
+					? (double)sb_table_get_int(&t, r, i) : sb_table_get_dbl(&t, r, i);
+				if (isnan(v))
+					continue;
+				cnt++;
+				sum += v;
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
+			}
+			if (cnt)
+				printf("  %-18s %-6s %14.6g %14.6g %14.6g\n", t.cols[i].name,
+				       t.cols[i].type == SB_COL_INT ? "int" : "real", lo,
+				       sum / (double)cnt, hi);
+			else
+				printf("  %-18s %-6s %14s\n", t.cols[i].name, "real", "(all NaN)");
+		}
+		sb_table_release(&t);
+		sb_h5_cols_free(cols);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* verify-claims                                                       */
+/* ------------------------------------------------------------------ */
+
+static char *field(char **line)
+{
+	char *s = *line, *tab;
+	if (!s)
+		return NULL;
+	tab = strchr(s, '\t');
+	if (tab) {
+		*tab = 0;
+		*line = tab + 1;
+	} else {
+		s[strcspn(s, "\r\n")] = 0;
+		*line = NULL;
+	}
+	return s;
+}
+
+static int cmd_verify(int argc, char **argv)
+{
+	const char *claims = "experiments/claims.tsv", *resdir = "results";
+	char line[4096];
+	int i, lineno = 0, npass = 0, nfail = 0, nerr = 0, strict = 0;
+	FILE *f;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--claims") && i + 1 < argc)
+			claims = argv[++i];
+		else if (!strcmp(argv[i], "--results") && i + 1 < argc)
+			resdir = argv[++i];
+		else if (!strcmp(argv[i], "--strict"))
+			strict = 1;
+		else
+			return bad_usage("verify-claims: unknown option '%s'", argv[i]);
+	}
+	f = fopen(claims, "r");
+	if (!f) {
+		fprintf(stderr, "error: cannot open claims file '%s': %s\n", claims,
+			strerror(errno));
+		return SB_EXIT_INPUT;
+	}
+	while (fgets(line, sizeof line, f)) {
+		char *p = line, *id, *paper, *claim, *source, *file, *check;
+		char path[4200], dset[64] = "points", *colon;
+		struct sb_table t;
+		struct sb_col *cols;
+		struct sb_err err = { 0, "" };
+		double lhs, rhs;
+		int pass;
+
+		lineno++;
+		if (line[0] == '#' || line[strspn(line, " \t\r\n")] == 0 || lineno == 1)
+			continue;
+		id = field(&p);
+		paper = field(&p);
+		claim = field(&p);
+		source = field(&p);
+		file = field(&p);
+		check = field(&p);
+		if (!check || !check[0]) {
+			fprintf(stderr, "error: %s: line %d: field 'check': missing\n", claims,
+				lineno);
+			fclose(f);
+			return SB_EXIT_INPUT;
+		}
+		colon = strchr(file, ':');
+		if (colon) {
+			*colon = 0;
+			snprintf(dset, sizeof dset, "%s", colon + 1);
+		}
+		snprintf(path, sizeof path, "%s/%s", resdir, file);
+		if (sb_h5_read_table(path, dset, &t, &cols, &err)) {
+			printf("FAIL %-8s [%s] no results (%s): %s\n", id, paper, err.msg, claim);
+			nfail++;
+			nerr++;
+			continue;
+		}
+		if (sb_claim_eval(check, &t, &lhs, &rhs, &pass, &err)) {
+			fprintf(stderr, "error: %s: line %d: field 'check': %s\n", claims, lineno,
+				err.msg);
+			sb_table_release(&t);
+			sb_h5_cols_free(cols);
+			fclose(f);
+			return SB_EXIT_INPUT;
+		}
+		printf("%s %-8s [%s, %s] %.4g vs %.4g  %s\n         check: %s\n",
+		       pass ? "PASS" : "FAIL", id, paper, source, lhs, rhs, claim, check);
+		if (pass)
+			npass++;
+		else
+			nfail++;
+		sb_table_release(&t);
+		sb_h5_cols_free(cols);
+	}
+	fclose(f);
+	printf("%d passed, %d failed\n", npass, nfail);
+	if (nerr)
+		return SB_EXIT_RUN;
+	return strict && nfail ? SB_EXIT_RUN : 0;
+}
+
+/* ------------------------------------------------------------------ */
+
 int sb_cli_main(int argc, char **argv)
 {
-	if (argc >= 2 && strcmp(argv[1], "list") == 0)
-		return cmd_list(argc - 1, argv + 1);
-	fprintf(stderr, "usage: sb list\n");
-	return 2;
+	int rc;
+	sb_mpi_init(&argc, &argv);
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		rc = argc < 2 ? SB_EXIT_INPUT : 0;
+	} else if (!strcmp(argv[1], "--version")) {
+		printf("schedbench %s (%s%s)\n", SB_VERSION, SB_GIT_SHA, SB_GIT_DIRTY ? "-dirty" : "");
+		rc = 0;
+	} else if (!strcmp(argv[1], "list")) {
+		rc = cmd_list(argc - 1, argv + 1);
+	} else if (!strcmp(argv[1], "run")) {
+		rc = cmd_run(argc - 1, argv + 1);
+	} else if (!strcmp(argv[1], "export")) {
+		rc = cmd_export(argc - 1, argv + 1);
+	} else if (!strcmp(argv[1], "show")) {
+		rc = cmd_show(argc - 1, argv + 1);
+	} else if (!strcmp(argv[1], "eval")) {
+		rc = sb_cmd_eval(argc - 1, argv + 1);
+	} else if (!strcmp(argv[1], "verify-claims")) {
+		rc = cmd_verify(argc - 1, argv + 1);
+	} else {
+		rc = bad_usage("unknown command '%s'", argv[1]);
+	}
+	sb_mpi_finalize();
+	return rc;
 }

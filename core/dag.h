@@ -304,5 +304,11 @@ int sb_dag_run_combo(const struct sb_dag_inst *in, const struct sb_dag_combo *c,
 		     const struct sb_opts *popts, const struct sb_opts *sopts,
 		     struct sb_rng *rng, struct sb_dag_metrics *m,
 		     int *place_out /* n entries or NULL */, struct sb_err *err);
+/* The same, also returning the simulated start time of every op (n
+ * entries, or NULL): an incumbent for the MILPs. */
+int sb_dag_run_combo_start(const struct sb_dag_inst *in, const struct sb_dag_combo *c,
+			   const struct sb_opts *popts, const struct sb_opts *sopts,
+			   struct sb_rng *rng, struct sb_dag_metrics *m, int *place_out,
+			   double *start_out, struct sb_err *err);
 
 #endif

@@ -45,15 +45,28 @@ struct sb_experiment {
 	const struct sb_param *params;
 	/* "key=value ..." applied under --quick (before user --set) */
 	const char *quick_set;
-	const struct sb_col *cols;   /* schema of the points dataset */
+	const struct sb_col *cols;   /* schema of the points dataset: only
+	                                values that depend on (seed, point) */
+	/* schema of the `timing` dataset: wall-clock measurements, the only
+	 * non-deterministic outputs, kept apart so `points` stays
+	 * bit-identical across runs; NULL if the experiment measures none */
+	const struct sb_col *timing_cols;
+
+	/* Summary dataset written next to `points`: rows grouped by the
+	 * space-separated key columns of summary_by, with n, mean and 95%
+	 * confidence half-width (Student t) of each column of summary_of.
+	 * NULL for none. */
+	const char *summary_by;
+	const char *summary_of;
 
 	/* Read inputs, enumerate points (c->npoints), keep state in c->state.
 	 * Must be deterministic. Returns 0 or an exit code with err. */
 	int (*setup)(struct sb_exp_ctx *c, struct sb_err *err);
-	/* Compute the rows of one point into out (already initialised with
-	 * cols). Returns 0 or an exit code with err. */
+	/* Compute the rows of one point into out (initialised with cols) and
+	 * its wall-clock rows into timing (initialised with timing_cols, or
+	 * NULL). Returns 0 or an exit code with err. */
 	int (*run_point)(struct sb_exp_ctx *c, int point, struct sb_table *out,
-			 struct sb_err *err);
+			 struct sb_table *timing, struct sb_err *err);
 	/* Free c->state (optional). */
 	void (*teardown)(struct sb_exp_ctx *c);
 };

@@ -65,6 +65,26 @@ void sb_lp_set_incumbent(struct sb_lp *lp, const double *x);
 int sb_lp_solve(struct sb_lp *lp, int relax, double time_limit_s,
 		double mip_gap, struct sb_lp_result *res, struct sb_err *err);
 void sb_lp_result_release(struct sb_lp_result *res);
+
+/* Additions (lp.c): */
+/* Tolerances of the MIP search, each in (0, 1) or 0 for GLPK's default:
+ * tol_int (integrality, default 1e-5) and tol_obj (a node is pruned when
+ * its bound is within tol_obj * (1 + |incumbent|) of the incumbent, so
+ * "optimal" means optimal within that; default 1e-7). Big-M models want
+ * both small: a binary of 1 - 1e-5 relaxes a big-M row by M * 1e-5. */
+void sb_lp_set_tol(struct sb_lp *lp, double tol_int, double tol_obj);
+/* Turn GLPK's MIR, Gomory, cover and clique cuts on (default off). */
+void sb_lp_set_cuts(struct sb_lp *lp, int on);
+/* What the last solve had to say about the incumbent (ignored because
+ * infeasible, or not taken by the search), or NULL. Owned by lp. */
+const char *sb_lp_warning(const struct sb_lp *lp);
+/* 0 if x (ncols values) satisfies bounds, integrality and every row within
+ * a relative tolerance of 1e-6; else -1 and the first violation in why. */
+int sb_lp_check(const struct sb_lp *lp, const double *x, char *why, size_t whysz);
+/* Tests only: make the next solve pass GLPK an out-of-range index inside
+ * the protected region, to show that the error hook turns GLPK's abort
+ * into SB_LP_ERROR / SB_EXIT_RUN and that later solves still work. */
+void sb_lp_test_fault(struct sb_lp *lp);
 const char *sb_lp_status_name(int status);
 /* "GLPK 5.0" */
 const char *sb_lp_version(void);

@@ -72,7 +72,7 @@ void sb_alloc_fail_at(long k);
 /* Number of allocations made since start (for tests). */
 long sb_alloc_count(void);
 
-#define SB_NEW(type, n) ((type *)sb_xcalloc((size_t)(n) ? (size_t)(n) : 1, sizeof(type)))
+#define SB_NEW(type, n) ((type *)sb_xcalloc((size_t)(n), sizeof(type)))
 
 /* Small helpers. */
 static inline double sb_max(double a, double b) { return a > b ? a : b; }

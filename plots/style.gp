@@ -1,0 +1,26 @@
+# Shared style of every schedbench figure: colour-blind-safe palette
+# (Okabe & Ito 2008), labelled axes, PNG and PDF from one script.
+# Scripts are run as: SB=bin/sb RESULTS=results/x.h5 OUT=plots/out/x gnuplot plots/x.gp
+SB = system("printf %s \"${SB:-bin/sb}\"")
+RESULTS = system("printf %s \"${RESULTS}\"")
+OUT = system("printf %s \"${OUT}\"")
+set datafile columnheaders
+set datafile missing "nan"
+set linetype 1 lc rgb "#0072B2" lw 2 pt 7 ps 0.8
+set linetype 2 lc rgb "#E69F00" lw 2 pt 5 ps 0.8
+set linetype 3 lc rgb "#009E73" lw 2 pt 9 ps 0.8
+set linetype 4 lc rgb "#D55E00" lw 2 pt 11 ps 0.8
+set linetype 5 lc rgb "#CC79A7" lw 2 pt 13 ps 0.8
+set linetype 6 lc rgb "#56B4E9" lw 2 pt 3 ps 0.8
+set linetype 7 lc rgb "#F0E442" lw 2 pt 15 ps 0.8
+set linetype 8 lc rgb "#000000" lw 2 pt 1 ps 0.8
+set linetype 9 lc rgb "#999999" lw 2 pt 2 ps 0.8
+set linetype 10 lc rgb "#0072B2" lw 2 dt 2 pt 4 ps 0.8
+set linetype cycle 10
+set grid ytics lc rgb "#dddddd"
+set border 3
+set tics nomirror
+set key noenhanced
+set termoption noenhanced
+# data source helper: export a dataset with optional --where filters
+data(ds, where) = sprintf("< %s export %s %s %s", SB, RESULTS, ds, where)

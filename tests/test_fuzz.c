@@ -1,0 +1,476 @@
+/*
+ * test_fuzz.c - a deterministic mutation fuzzer for the workload loaders.
+ *
+ * Small valid inputs are mutated with seeded edits (byte flips, truncation,
+ * duplicated, deleted or swapped lines, huge numbers, NaN, "-1", very long
+ * lines, NUL bytes), written to a temporary file and loaded. A loader must
+ * return 0 or SB_EXIT_INPUT (with a message naming the file), and on
+ * success the instance must be consistent. Run under AddressSanitizer and
+ * UBSan by `make asan`, which also checks that every path frees what it
+ * allocated. Iterations per loader: $SB_FUZZ_ITERS (default 300).
+ */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "workloads.h"
+
+/* ------------------------------------------------------------------ */
+/* Seeds                                                               */
+/* ------------------------------------------------------------------ */
+
+static const char *const graph_seeds[] = {
+	"Id,(Outgoing) node,(Incoming) node,Colocation nodes,#tensorSize, #operations, RAM storage,Device constraint ,name\n"
+	"2,15;11;4,1,9;6,414,604,91,NO,\n"
+	"9,11,1,2,143,566,46,NO,x/y\n"
+	"15,,2;11;1,6,965,213,35,NO,\n"
+	"1,2;9;15;6,,,629,157,31,GPU,\n"
+	"11,15,2;9,4,131,926,7,NO,\n"
+	"6,4,1,2;15,535,756,69,CPU,\n"
+	"4,,2;6,11,980,276,58,TPU,SINK\n",
+	"Id,out,in,coloc,t,o,r,c\n"
+	"0,5;1;6,,,681,250,10,NO\n1,6,0,,448,786,10,NO\n5,,0,,391,244,10,NO\n"
+	"6,,0;1,,540,851,10,GPU\n",
+	"Meta,1\nId,out,in,coloc,t,o\n0,2;1,,1,681,250\n2,,0,0,370,651\n1,,0,,448,786\n",
+};
+
+static const char *const device_seeds[] = {
+	"Id,RAM,#operations,commnication speed,type\n"
+	"0,30000,118,184;25;138;119,CPU\n1,20000,79,4;149;20,CPU\n"
+	"2,10000,45,105;100,CPU\n3,40000,140,23,GPU\n4,50000,50,,CPU\n",
+	"Id,RAM,#operations,commnication speed,type\n0,150000,80,100;200,CPU\n"
+	"1,430000,40,100,TPU\n2,160000,20,,CPU",
+};
+
+static const char *const stg_seeds[] = {
+	"          8\n"
+	"          0          0          0\n"
+	"          1          1          1          0\n"
+	"          2          3          1          0\n"
+	"          3          3          1          1\n"
+	"          4          2          1          1\n"
+	"          5          6          2          3          4\n"
+	"          6          7          2          3          4\n"
+	"          7          4          2          5          6\n"
+	"          8          5          1          2\n"
+	"          9          0          2          7          8\n"
+	"# Standard Task Graph Set Project\n# CP Length           : 15\n",
+	"     4     2\n     1    10     0\n     2    10     1     1\n"
+	"     3    10     1     1\n     4     7     2     2     3\n     5     0     1     4\n",
+	"4 2\n0 0 0\n1 10 0\n2 10 1 1\n3 10 1 1\n4 7 2 2 3\n5 0 1 4\n",
+};
+
+static const char etc_exe[] =
+	"TP,P_0,P_1,P_2\nT_0,14,16,9\nT_1,13,19,18\nT_2,11,13,19\nT_3,13,8,17\n";
+static const char etc_conn[] =
+	"T,T0,T1,T2,T3\nT0,0,18,12,9\nT1,0,0,0,19\nT2,0,0,0,23\nT3,0,0,0,0\n";
+static const char etc_bw[] =
+	"P,P_0,P_1,P_2\nP_0,0,1,1\nP_1,1,0,1\nP_2,1,1,0\nStartup,0,0,0\n";
+
+/* ------------------------------------------------------------------ */
+/* Mutations                                                           */
+/* ------------------------------------------------------------------ */
+
+struct buf {
+	char *p;
+	size_t n, cap;
+};
+
+static void buf_reserve(struct buf *b, size_t need)
+{
+	if (need <= b->cap)
+		return;
+	while (b->cap < need)
+		b->cap = b->cap ? 2 * b->cap : 256;
+	b->p = realloc(b->p, b->cap);
+	cr_assert_not_null(b->p);
+}
+
+static void buf_set(struct buf *b, const char *s)
+{
+	b->n = 0;
+	buf_reserve(b, strlen(s) + 1);
+	memcpy(b->p, s, strlen(s));
+	b->n = strlen(s);
+}
+
+static void buf_insert(struct buf *b, size_t at, const char *s, size_t k)
+{
+	buf_reserve(b, b->n + k + 1);
+	memmove(b->p + at + k, b->p + at, b->n - at);
+	memcpy(b->p + at, s, k);
+	b->n += k;
+}
+
+static void buf_erase(struct buf *b, size_t at, size_t k)
+{
+	memmove(b->p + at, b->p + at + k, b->n - at - k);
+	b->n -= k;
+}
+
+/* Start and end (after the newline) of the line containing byte at. */
+static void line_span(const struct buf *b, size_t at, size_t *s, size_t *e)
+{
+	*s = at;
+	while (*s > 0 && b->p[*s - 1] != '\n')
+		(*s)--;
+	*e = at;
+	while (*e < b->n && b->p[*e] != '\n')
+		(*e)++;
+	if (*e < b->n)
+		(*e)++;
+}
+
+static size_t pos(struct sb_rng *r, const struct buf *b, int end_ok)
+{
+	size_t k = b->n + (end_ok ? 1 : 0);
+	return k ? sb_rng_below(r, (uint32_t)k) : 0;
+}
+
+static void mutate(struct buf *b, struct sb_rng *r)
+{
+	static const char *const tokens[] = {
+		"99999999999999999999", "1e309", "-1e309", "NaN", "nan", "-1", "inf",
+		"-0", "2147483647", "2147483648", "-2147483649", ";", ",", "\n", "#",
+		"0x10", "  ", "\t", "1.5", "0", "4294967296", "1e-320", "Startup",
+		"CPU", "GPU", "NO", ";;", ",,", "\r\n", "-", "+", "e", "P_9", "T_9",
+		"# Critical Path 99999999999999999999999\n", "Meta,",
+	};
+	static const char fill[] = ",;0123456789-.\n #eE+TPN";
+	int op = (int)sb_rng_below(r, 16); /* 10..15: benign digit edits */
+	size_t at = pos(r, b, 0), s, e, s2, e2;
+	char c;
+
+	if (b->n == 0)
+		op = 6;
+	switch (op) {
+	case 0: /* flip bits of a byte */
+		b->p[at] ^= (char)(1 + sb_rng_below(r, 255));
+		break;
+	case 1: /* replace a byte by a structural character */
+		b->p[at] = fill[sb_rng_below(r, sizeof fill - 1)];
+		break;
+	case 2: /* truncate */
+		b->n = at;
+		break;
+	case 3: /* duplicate a line */
+		line_span(b, at, &s, &e);
+		{
+			char *copy = malloc(e - s + 1);
+			cr_assert_not_null(copy);
+			memcpy(copy, b->p + s, e - s);
+			buf_insert(b, e, copy, e - s);
+			free(copy);
+		}
+		break;
+	case 4: /* delete a line */
+		line_span(b, at, &s, &e);
+		buf_erase(b, s, e - s);
+		break;
+	case 5: /* swap a line with the next one */
+		line_span(b, at, &s, &e);
+		if (e < b->n) {
+			char *tmp;
+			line_span(b, e, &s2, &e2);
+			tmp = malloc(e2 - s + 1);
+			cr_assert_not_null(tmp);
+			memcpy(tmp, b->p + e, e2 - e);
+			memcpy(tmp + (e2 - e), b->p + s, e - s);
+			memcpy(b->p + s, tmp, e2 - s);
+			free(tmp);
+		}
+		break;
+	case 6: /* insert a token */
+	case 7: {
+		const char *t = tokens[sb_rng_below(r, sizeof tokens / sizeof tokens[0])];
+		buf_insert(b, pos(r, b, 1), t, strlen(t));
+		break;
+	}
+	case 8: /* a very long run of digits or list entries */
+	{
+		size_t k = 1000 + sb_rng_below(r, 20000), i, at2 = pos(r, b, 1);
+		char *run = malloc(k);
+		int kind = (int)sb_rng_below(r, 3);
+		cr_assert_not_null(run);
+		for (i = 0; i < k; i++)
+			run[i] = kind == 0 ? (char)('0' + i % 10)
+				: kind == 1 ? (i % 2 ? ';' : '1') : (i % 2 ? ',' : ' ');
+		buf_insert(b, at2, run, k);
+		free(run);
+		break;
+	}
+	case 9: /* NUL byte */
+		c = '\0';
+		buf_insert(b, pos(r, b, 1), &c, 1);
+		break;
+	default: /* replace a digit by another digit (mostly still valid) */
+		for (s = 0; s < 8; s++, at = pos(r, b, 0))
+			if (b->p[at] >= '0' && b->p[at] <= '9') {
+				b->p[at] = (char)('0' + sb_rng_below(r, 10));
+				break;
+			}
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Harness                                                             */
+/* ------------------------------------------------------------------ */
+
+static long iterations(void)
+{
+	const char *s = getenv("SB_FUZZ_ITERS");
+	long k = s ? strtol(s, NULL, 10) : 0;
+	return k > 0 ? k : 300;
+}
+
+static void write_file(const char *path, const struct buf *b)
+{
+	FILE *f = fopen(path, "wb");
+	cr_assert_not_null(f);
+	if (b->n)
+		cr_assert_eq(fwrite(b->p, 1, b->n, f), b->n);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* A fresh temporary path (the file is rewritten by each iteration). */
+static void temp_path(char *out, size_t size)
+{
+	int fd;
+	snprintf(out, size, "/tmp/sbfuzz-XXXXXX");
+	fd = mkstemp(out);
+	cr_assert_geq(fd, 0);
+	close(fd);
+}
+
+static void check_dag(const struct sb_dag *g)
+{
+	char *seen;
+	int i, k;
+
+	cr_assert_gt(g->n, 0);
+	cr_assert_geq(g->m, 0);
+	seen = calloc((size_t)g->n, 1);
+	cr_assert_not_null(seen);
+	for (i = 0; i < g->n; i++) {
+		int v = g->topo[i];
+		cr_assert(v >= 0 && v < g->n && !seen[v], "topo is not a permutation");
+		seen[v] = 1;
+		cr_assert(isfinite(g->ops[i]) && g->ops[i] >= 0);
+		cr_assert(isfinite(g->out[i]) && g->out[i] >= 0);
+		cr_assert(g->comp[i] >= 0 && g->comp[i] < g->ncomp);
+	}
+	free(seen);
+	cr_assert_eq(g->succ_off[0], 0);
+	cr_assert_eq(g->succ_off[g->n], g->m);
+	for (i = 0; i < g->n; i++)
+		for (k = g->succ_off[i]; k < g->succ_off[i + 1]; k++)
+			cr_assert(g->succ[k] >= 0 && g->succ[k] < g->n && g->succ[k] != i);
+}
+
+static void check_devices(const struct sb_devices *d)
+{
+	int i;
+	cr_assert_gt(d->n, 0);
+	for (i = 0; i < d->n; i++)
+		cr_assert(d->speed[i] > 0 && isfinite(d->speed[i]));
+}
+
+static void check_fail(int rc, const struct sb_err *err, const char *path)
+{
+	cr_assert(rc == SB_EXIT_INPUT, "rc %d: %s", rc, err->msg);
+	cr_assert(strstr(err->msg, path), "message without the file: %s", err->msg);
+}
+
+static uint64_t test_seed(const char *name)
+{
+	return sb_hash_str(name);
+}
+
+/* ------------------------------------------------------------------ */
+/* Tests                                                               */
+/* ------------------------------------------------------------------ */
+
+Test(fuzz, tf_graph)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("tf_graph"), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+
+	temp_path(path, sizeof path);
+	for (it = 0; it < n; it++) {
+		struct sb_dag g;
+		struct sb_err err = { 0 };
+		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
+		buf_set(&b, graph_seeds[sb_rng_below(&r, 3)]);
+		for (k = 0; k < muts; k++)
+			mutate(&b, &r);
+		write_file(path, &b);
+		rc = sb_load_tf_graph(path, &g, &err);
+		if (rc == 0) {
+			check_dag(&g);
+			sb_dag_release(&g);
+			ok++;
+		} else {
+			check_fail(rc, &err, path);
+		}
+	}
+	cr_log_info("fuzz tf_graph: %ld of %ld mutated inputs accepted", ok, n);
+	free(b.p);
+	unlink(path);
+}
+
+Test(fuzz, tf_devices)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("tf_devices"), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+
+	temp_path(path, sizeof path);
+	for (it = 0; it < n; it++) {
+		struct sb_devices d;
+		struct sb_err err = { 0 };
+		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
+		buf_set(&b, device_seeds[sb_rng_below(&r, 2)]);
+		for (k = 0; k < muts; k++)
+			mutate(&b, &r);
+		write_file(path, &b);
+		rc = sb_load_tf_devices(path, &d, &err);
+		if (rc == 0) {
+			check_devices(&d);
+			sb_devices_release(&d);
+			ok++;
+		} else {
+			check_fail(rc, &err, path);
+		}
+	}
+	cr_log_info("fuzz tf_devices: %ld of %ld mutated inputs accepted", ok, n);
+	free(b.p);
+	unlink(path);
+}
+
+Test(fuzz, tf_inst)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("tf_inst"), 0, 0, SB_RNG_TEST);
+	struct buf bg = { 0 }, bd = { 0 };
+	char gpath[64], dpath[64];
+	long it, n = iterations() / 3 + 1;
+
+	temp_path(gpath, sizeof gpath);
+	temp_path(dpath, sizeof dpath);
+	for (it = 0; it < n; it++) {
+		struct sb_dag_inst in;
+		struct sb_err err = { 0 };
+		struct buf *which;
+		int rc;
+		buf_set(&bg, graph_seeds[0]);
+		buf_set(&bd, device_seeds[0]);
+		which = sb_rng_below(&r, 2) ? &bg : &bd;
+		mutate(which, &r);
+		write_file(gpath, &bg);
+		write_file(dpath, &bd);
+		rc = sb_load_tf_inst(gpath, dpath, &in, &err);
+		if (rc == 0) {
+			check_dag(&in.g);
+			check_devices(&in.dev);
+			cr_assert_not_null(in.name);
+			sb_dag_inst_release(&in);
+		} else {
+			check_fail(rc, &err, which == &bg ? gpath : dpath);
+			cr_assert_null(in.name);
+		}
+	}
+	free(bg.p);
+	free(bd.p);
+	unlink(gpath);
+	unlink(dpath);
+}
+
+Test(fuzz, stg)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("stg"), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+
+	temp_path(path, sizeof path);
+	for (it = 0; it < n; it++) {
+		struct sb_dag_inst in;
+		struct sb_err err = { 0 };
+		long cp;
+		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
+		int ndev = 1 + (int)sb_rng_below(&r, 4);
+		buf_set(&b, stg_seeds[sb_rng_below(&r, 3)]);
+		for (k = 0; k < muts; k++)
+			mutate(&b, &r);
+		write_file(path, &b);
+		rc = sb_load_stg(path, ndev, &in, &cp, &err);
+		if (rc == 0) {
+			check_dag(&in.g);
+			check_devices(&in.dev);
+			cr_assert_eq(in.dev.n, ndev);
+			cr_assert_geq(cp, -1);
+			sb_dag_inst_release(&in);
+			ok++;
+		} else {
+			check_fail(rc, &err, path);
+		}
+	}
+	cr_log_info("fuzz stg: %ld of %ld mutated inputs accepted", ok, n);
+	free(b.p);
+	unlink(path);
+}
+
+Test(fuzz, etc)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("etc"), 0, 0, SB_RNG_TEST);
+	struct buf b[3] = { { 0 }, { 0 }, { 0 } };
+	const char *seed[3] = { etc_exe, etc_conn, etc_bw };
+	char path[3][64];
+	long it, n = iterations(), ok = 0;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		temp_path(path[i], sizeof path[i]);
+	for (it = 0; it < n; it++) {
+		struct sb_dag_inst in;
+		struct sb_err err = { 0 };
+		int k, which = (int)sb_rng_below(&r, 3), rc;
+		int muts = 1 + (int)sb_rng_below(&r, 3);
+		for (i = 0; i < 3; i++)
+			buf_set(&b[i], seed[i]);
+		for (k = 0; k < muts; k++)
+			mutate(&b[which], &r);
+		for (i = 0; i < 3; i++)
+			write_file(path[i], &b[i]);
+		rc = sb_load_etc(path[0], path[1], path[2], &in, &err);
+		if (rc == 0) {
+			int v, d;
+			check_dag(&in.g);
+			check_devices(&in.dev);
+			for (v = 0; v < in.g.n; v++)
+				for (d = 0; d < in.dev.n; d++)
+					cr_assert(isfinite(in.etc[v * in.dev.n + d]));
+			sb_dag_inst_release(&in);
+			ok++;
+		} else {
+			/* A size change in one file may be reported on another. */
+			cr_assert(rc == SB_EXIT_INPUT, "rc %d: %s", rc, err.msg);
+			cr_assert(strstr(err.msg, path[0]) || strstr(err.msg, path[1]) ||
+				  strstr(err.msg, path[2]), "message without a file: %s",
+				  err.msg);
+		}
+	}
+	cr_log_info("fuzz etc: %ld of %ld mutated inputs accepted", ok, n);
+	for (i = 0; i < 3; i++) {
+		free(b[i].p);
+		unlink(path[i]);
+	}
+}
