@@ -109,6 +109,9 @@ $(BIN): $(BUILD)/core/main.o $(BUILD)/libsb.a
 $(BUILD)/sbtest: $(TEST_OBJ) $(BUILD)/libsb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
+$(BUILD)/sbbench: $(BUILD)/bench/bench_dag.o $(BUILD)/libsb.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # Test helpers built from tests/ (the PCG reference is C++ on purpose: it is
 # Debian's libpcg-cpp-dev, the published reference implementation).
 $(BUILD)/pcg_ref: tests/pcg_ref.cpp
@@ -151,7 +154,7 @@ paper: need-deps
 
 bench: need-deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@SB=$(BIN) sh scripts/bench
+	@SB=$(BIN) BUILD=$(BUILD) sh scripts/bench
 
 data:
 	@DATA_DIR=$(DATA_DIR) DATA_MIRROR=$(DATA_MIRROR) sh scripts/fetch-data

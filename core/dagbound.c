@@ -533,7 +533,8 @@ struct mdl {
 	uint64_t *reach;          /* n x words: u reaches v (u != v) */
 	int words;
 	int *cls;                 /* smallest identical device of each device */
-	double lb, ub, H;
+	double lb, ub;
+	double H;                 /* slack added to every big-M */
 	double max_t, max_send, max_xfer;
 	struct sb_lp *lp;
 	int *xc;                  /* ncomp x nd: column of X_{k,d} or -1 */
@@ -794,9 +795,24 @@ static void mdl_prepare(struct mdl *m, const struct sb_dag_inst *in, int exact)
 	m->ub = serial;
 }
 
-static void set_big_m(struct mdl *m)
+/* Upper bound on S_t + P_t and lower bound on S_t of task t in every
+ * solution with C <= ub (the cmax rows and the column bounds): the big-M
+ * of a row that compares two tasks is their difference. */
+static double task_end_hi(const struct mdl *m, int t)
 {
-	m->H = m->ub + m->max_t + m->max_send + m->max_xfer + 1.0;
+	return t < m->n ? m->ub - m->tail[t] : m->ub + m->max_send;
+}
+
+static double task_start_lo(const struct mdl *m, int t)
+{
+	if (t < m->n)
+		return m->head[t];
+	return m->head[m->s_u[t - m->n]] + m->tmin[m->s_u[t - m->n]];
+}
+
+static double big_m(const struct mdl *m, int a, int b)
+{
+	return sb_max(0.0, task_end_hi(m, a) - task_start_lo(m, b)) + m->H;
 }
 
 /* Build the model (m prepared, m->ub final). */
@@ -805,11 +821,11 @@ static void mdl_build(struct mdl *m, int symmetry)
 	const struct sb_dag *g = m->g;
 	const struct sb_dag_inst *in = m->in;
 	int n = m->n, nd = m->nd, nk = m->c.n, v, d, e, k, i, p;
-	double eps = 1e-9 * (1 + m->ub), H;
+	double eps = 1e-9 * (1 + m->ub);
 	char name[64];
 
-	set_big_m(m);
-	H = m->H;
+	/* slack added to every big-M: covers the eps of the column bounds */
+	m->H = 4 * eps + 1e-9;
 	m->lp = sb_lp_new(m->exact ? "dag-exact" : "dag-relaxed", 1);
 	sb_lp_set_tol(m->lp, TOL_INT, TOL_OBJ);
 
@@ -1020,7 +1036,8 @@ static void mdl_build(struct mdl *m, int symmetry)
 					row_add(m, m->xc[(size_t)ku * nd + e], 1);
 					snprintf(name, sizeof name, "z_%d_%d_%d", v, w, e);
 					row_end(m, name, 0, SB_LP_INF);
-					/* S_w >= S_send + dur + xfer - H (1 - X_{w,e}) - H X_{u,e} */
+					/* S_w >= S_send + dur + xfer - M (1 - X_{w,e}) - M X_{u,e} */
+					double M = m->ub + m->max_send + m->max_xfer - m->head[w] + m->H;
 					row_begin(m);
 					row_add(m, m->sc[w], 1);
 					row_add(m, m->s_sc[s], -1);
@@ -1031,10 +1048,10 @@ static void mdl_build(struct mdl *m, int symmetry)
 						row_add(m, col, -(send_dur(in, d) +
 								  sb_dag_xfer(in, g->succ_size[i], d, e)));
 					}
-					row_add(m, m->xc[(size_t)kw * nd + e], -H);
-					row_add(m, m->xc[(size_t)ku * nd + e], H);
+					row_add(m, m->xc[(size_t)kw * nd + e], -M);
+					row_add(m, m->xc[(size_t)ku * nd + e], M);
 					snprintf(name, sizeof name, "recv_%d_%d_%d", v, w, e);
-					row_end(m, name, -H, SB_LP_INF);
+					row_end(m, name, -M, SB_LP_INF);
 				}
 			}
 		}
@@ -1051,6 +1068,7 @@ static void mdl_build(struct mdl *m, int symmetry)
 	for (p = 0; p < m->np; p++) {
 		int a = m->pa[p], b = m->pb[p], ka = task_comp(m, a), kb = task_comp(m, b);
 		int za = a >= n ? m->s_zc[a - n] : -1, zb = b >= n ? m->s_zc[b - n] : -1;
+		double mab, mba;
 		snprintf(name, sizeof name, "y_%d_%d", a, b);
 		m->py[p] = sb_lp_add_col(m->lp, name, SB_LP_BIN, 0, 1, 0);
 		if (ka != kb || za >= 0 || zb >= 0) {
@@ -1071,24 +1089,26 @@ static void mdl_build(struct mdl *m, int symmetry)
 				row_end(m, name, -1.0 - nz, SB_LP_INF);
 			}
 		}
-		/* y = 1: a before b.  S_b >= S_a + P_a - H (1 - y) - H (1 - q) */
+		/* y = 1: a before b.  S_b >= S_a + P_a - M (1 - y) - M (1 - q) */
+		mab = big_m(m, a, b);
+		mba = big_m(m, b, a);
 		row_begin(m);
 		row_add(m, task_scol(m, b), 1);
 		row_add(m, task_scol(m, a), -1);
 		row_add_dur(m, a, -1);
-		row_add(m, m->py[p], -H);
-		row_add(m, m->pq[p], -H);
+		row_add(m, m->py[p], -mab);
+		row_add(m, m->pq[p], -mab);
 		snprintf(name, sizeof name, "ab_%d_%d", a, b);
-		row_end(m, name, m->pq[p] >= 0 ? -2 * H : -H, SB_LP_INF);
-		/* S_a >= S_b + P_b - H y - H (1 - q) */
+		row_end(m, name, m->pq[p] >= 0 ? -2 * mab : -mab, SB_LP_INF);
+		/* S_a >= S_b + P_b - M y - M (1 - q) */
 		row_begin(m);
 		row_add(m, task_scol(m, a), 1);
 		row_add(m, task_scol(m, b), -1);
 		row_add_dur(m, b, -1);
-		row_add(m, m->py[p], H);
-		row_add(m, m->pq[p], -H);
+		row_add(m, m->py[p], mba);
+		row_add(m, m->pq[p], -mba);
 		snprintf(name, sizeof name, "ba_%d_%d", a, b);
-		row_end(m, name, m->pq[p] >= 0 ? -H : 0, SB_LP_INF);
+		row_end(m, name, m->pq[p] >= 0 ? -mba : 0, SB_LP_INF);
 	}
 }
 

@@ -133,7 +133,7 @@ const struct sb_experiment sb_experiment_dag_density = {
 	.figure = "tf-F2",
 	.family = "dag",
 	.params = params,
-	.quick_set = "reps=2 levels=12 targets=6",
+	.quick_set = "reps=3 levels=12 targets=6",
 	.cols = cols,
 	.timing_cols = timing_cols,
 	.summary_by = "target_edges policy",

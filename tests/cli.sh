@@ -42,7 +42,7 @@ expect 0 "tf_graphs" -- "$SB" list experiments
 printf 'Id,out,in,coloc,tensor,ops,ram,dc,name\n1,2,,,5,x,1,NO,a\n' > "$tmp/g.csv"
 printf 'Id,RAM,ops,rates,type\n0,100,10,,CPU\n' > "$tmp/d.csv"
 expect 2 "line 2" -- "$SB" eval dag --graph "$tmp/g.csv" --devices "$tmp/d.csv" --policy cp+pct
-expect 2 "unknown" -- "$SB" eval dag --stg "$tmp/g.csv" --devices 2 --policy nosuch+pct
+expect 2 "not a registered" -- "$SB" eval dag --stg "$tmp/g.csv" --devices 2 --policy nosuch+pct
 expect 2 "" -- "$SB" eval dag --policy heft
 
 # determinism: same seed, 1 and 2 workers -> identical points (bit-exact)

@@ -275,7 +275,7 @@ Test(dagbound, closed_form_values)
 	cr_assert_float_eq(b.cp, 10, 1e-12);
 	cr_assert_float_eq(b.work, 20.0 / 4, 1e-12);
 	cr_assert_float_eq(b.work_class, 6.0 / 1, 1e-12);   /* op 1, CPU only */
-	cr_assert_float_eq(b.coloc, 10.0 / 3, 1e-12);       /* {2, 3} on the GPU */
+	cr_assert_float_eq(b.coloc, 6.0, 1e-12);            /* {1} on the CPU */
 	cr_assert_float_eq(b.lb, 10, 1e-12);
 	cr_assert(sb_dag_bruteforce_exact(&in) >= 10);
 	sb_dag_inst_release(&in);

@@ -60,8 +60,8 @@ static const char *const stg_seeds[] = {
 	"          8          5          1          2\n"
 	"          9          0          2          7          8\n"
 	"# Standard Task Graph Set Project\n# CP Length           : 15\n",
-	"     4     2\n     1    10     0\n     2    10     1     1\n"
-	"     3    10     1     1\n     4     7     2     2     3\n     5     0     1     4\n",
+	("     4     2\n     1    10     0\n     2    10     1     1\n"
+	 "     3    10     1     1\n     4     7     2     2     3\n     5     0     1     4\n"),
 	"4 2\n0 0 0\n1 10 0\n2 10 1 1\n3 10 1 1\n4 7 2 2 3\n5 0 1 4\n",
 };
 

@@ -259,7 +259,7 @@ int sb_load_stg(const char *path, int ndev, struct sb_dag_inst *in,
 		row_of[id] = (int)k;
 	}
 	/* Unique ids in [base, n+1] and exactly that many lines: none missing. */
-	for (k = 0; k < ntask; k++)
+	for (k = 0; k < ntask && pred; k++)
 		for (j = 0; j < (int)task[k].npred; j++) {
 			long u = pred[task[k].pred_at + (size_t)j];
 			if (u < base) {

@@ -475,7 +475,7 @@ static int parse_list(struct sb_wl_file *f, struct sb_err *err,
 	if (!*s)
 		return 0;
 	for (tok = s; tok; tok = next) {
-		long id;
+		long id = 0;
 		int rc;
 		next = strchr(tok, ';');
 		if (next)
@@ -528,7 +528,7 @@ int sb_load_tf_graph(const char *path, struct sb_dag *g, struct sb_err *err)
 	}
 	while ((line = sb_wl_next(&f))) {
 		struct tf_row *r;
-		long id;
+		long id = 0;
 		int nf;
 
 		if (only_blanks(line))
@@ -729,7 +729,7 @@ int sb_load_tf_devices(const char *path, struct sb_devices *d,
 	}
 	while ((line = sb_wl_next(&f))) {
 		struct dev_row *r;
-		long id;
+		long id = 0;
 		size_t len;
 		const char *ty;
 		char *tok, *next;
@@ -793,7 +793,7 @@ int sb_load_tf_devices(const char *path, struct sb_devices *d,
 		 * so "1;;2" and "1;" are errors. */
 		tok = sb_wl_trim(fld[D_RATES]);
 		while (*tok) {
-			double x;
+			double x = 0;
 			next = strchr(tok, ';');
 			if (next)
 				*next = '\0';
