@@ -603,6 +603,9 @@ static void solve_mip(struct solve_ctx *c, glp_prob *P)
 		for (j = 0; j < lp->ncols; j++)
 			c->inc1[j + 1] = c->inc[j];
 		cb.inc1 = c->inc1;
+		/* the MIP presolver would scale the problem; without it big-M
+		 * rows make the simplex crawl unless we scale ourselves */
+		glp_scale_prob(P, GLP_SF_AUTO);
 		glp_init_smcp(&sm);
 		sm.msg_lev = GLP_MSG_OFF;
 		sm.presolve = GLP_ON;

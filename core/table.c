@@ -92,6 +92,9 @@ void sb_table_set_str(struct sb_table *t, size_t row, const char *col, const cha
 	size_t len = strlen(v);
 	if (len >= SB_STR_LEN)
 		SB_BUG("string '%s' too long for column '%s'", v, col);
+	/* values are exported as whitespace-separated columns */
+	if (strpbrk(v, " \t\n"))
+		SB_BUG("string '%s' of column '%s' contains white space", v, col);
 	memset(p, 0, SB_STR_LEN);
 	memcpy(p, v, len);
 }

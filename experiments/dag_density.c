@@ -44,9 +44,6 @@ static const char *const policies[] = {
 	"batchsplit+pct", "dfs+pct", "heft", "fastest+fifo", NULL,
 };
 
-static const char device_file[] =
-	"tfpartsched/device/2017_02_03_11_22_48-50-10-100-100000000-10-60-0.6.csv";
-
 struct state {
 	int reps, levels, ntarget;
 	int real_devices;
@@ -56,24 +53,17 @@ struct state {
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
 	struct state *s = SB_NEW(struct state, 1);
-	char db[4096];
-	const char *dev = sb_dagexp_data(c, device_file, db, sizeof db);
-	int rc = 0;
+	int rc;
 
 	c->state = s;
 	s->reps = (int)sb_opts_get(&c->opts, "reps");
 	s->levels = (int)sb_opts_get(&c->opts, "levels");
 	s->ntarget = (int)sb_opts_get(&c->opts, "targets");
-	if (dev) {
-		rc = sb_load_tf_devices(dev, &s->dev, err);
-		if (!rc)
-			rc = sb_exp_add_input(c, dev, err);
-		s->real_devices = 1;
-	}
+	rc = sb_dagexp_paper_devices(c, &s->dev, &s->real_devices, err);
 	snprintf(c->inputs_note, sizeof c->inputs_note,
 		 "graphs: layered generator of our own (spec section 7); devices: %s",
-		 dev ? "the paper's 50-device file (real)"
-		     : "50 generated devices (synthetic fallback)");
+		 s->real_devices ? "the paper's 50-device file (real)"
+				 : "50 generated devices (synthetic fallback)");
 	c->npoints = s->ntarget * s->reps;
 	return rc;
 }
@@ -94,16 +84,8 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	rc = sb_dagexp_layered(c, &in, s->levels, p, key, err);
 	if (rc)
 		return rc;
-	if (s->real_devices) {
-		/* same graph, the paper's devices */
-		sb_devices_release(&in.dev);
-		sb_devices_alloc(&in.dev, s->dev.n);
-		memcpy(in.dev.speed, s->dev.speed, sizeof(double) * (size_t)s->dev.n);
-		memcpy(in.dev.mem, s->dev.mem, sizeof(double) * (size_t)s->dev.n);
-		memcpy(in.dev.type, s->dev.type, sizeof(int) * (size_t)s->dev.n);
-		memcpy(in.dev.rate, s->dev.rate, sizeof(double) * (size_t)s->dev.n * s->dev.n);
-		memcpy(in.dev.ext_id, s->dev.ext_id, sizeof(long) * (size_t)s->dev.n);
-	}
+	if (s->real_devices)
+		sb_dagexp_set_devices(&in, &s->dev); /* same graph, the paper's devices */
 	sb_dag_lower_bounds(&in, &b);
 	for (k = 0; policies[k] && !rc; k++) {
 		struct sb_dag_metrics m;

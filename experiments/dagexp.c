@@ -149,3 +149,34 @@ int sb_dagexp_layered(const struct sb_exp_ctx *c, struct sb_dag_inst *in,
 				"+ 50 generated devices");
 	return 0;
 }
+
+void sb_dagexp_set_devices(struct sb_dag_inst *in, const struct sb_devices *dev)
+{
+	int n = dev->n;
+	sb_devices_release(&in->dev);
+	sb_devices_alloc(&in->dev, n);
+	memcpy(in->dev.speed, dev->speed, sizeof(double) * (size_t)n);
+	memcpy(in->dev.mem, dev->mem, sizeof(double) * (size_t)n);
+	memcpy(in->dev.type, dev->type, sizeof(int) * (size_t)n);
+	memcpy(in->dev.rate, dev->rate, sizeof(double) * (size_t)n * (size_t)n);
+	memcpy(in->dev.ext_id, dev->ext_id, sizeof(long) * (size_t)n);
+}
+
+static const char paper_devices[] =
+	"tfpartsched/device/2017_02_03_11_22_48-50-10-100-100000000-10-60-0.6.csv";
+
+int sb_dagexp_paper_devices(struct sb_exp_ctx *c, struct sb_devices *dev, int *real,
+			    struct sb_err *err)
+{
+	char buf[4096];
+	const char *path = sb_dagexp_data(c, paper_devices, buf, sizeof buf);
+	int rc;
+	*real = 0;
+	if (!path)
+		return 0;
+	rc = sb_load_tf_devices(path, dev, err);
+	if (!rc)
+		rc = sb_exp_add_input(c, path, err);
+	*real = rc == 0;
+	return rc;
+}

@@ -72,4 +72,13 @@ int sb_dagexp_run_start(const struct sb_exp_ctx *c, const struct sb_dag_inst *in
 int sb_dagexp_layered(const struct sb_exp_ctx *c, struct sb_dag_inst *in,
 		      int levels, double p, uint64_t inst_key, struct sb_err *err);
 
+/* Replace the devices of `in` by a copy of `dev`. */
+void sb_dagexp_set_devices(struct sb_dag_inst *in, const struct sb_devices *dev);
+
+/* The paper's 50-device file under c->data_dir: loaded into dev (and
+ * registered as an input) when present; otherwise returns 0 with
+ * *real = 0 and dev untouched. */
+int sb_dagexp_paper_devices(struct sb_exp_ctx *c, struct sb_devices *dev, int *real,
+			    struct sb_err *err);
+
 #endif

@@ -512,11 +512,13 @@ Test(workloads, tf_graph_bad_input)
 	expect_bad(rc, &err, p, "line 2", "7 fields, expected 9, 8", NULL);
 	rc = load_graph_text("1,,,,5,6,7,NO,a,b\n", &err, &p);
 	expect_bad(rc, &err, p, "line 2", "10 fields", NULL);
-	/* missing file */
+	/* missing file, a directory */
 	{
 		struct sb_dag g;
 		rc = sb_load_tf_graph("/nonexistent/x.csv", &g, &err);
 		expect_bad(rc, &err, "/nonexistent/x.csv", "cannot read graph", NULL, NULL);
+		rc = sb_load_tf_graph("/tmp", &g, &err);
+		expect_bad(rc, &err, "/tmp", "cannot read graph", NULL, NULL);
 	}
 }
 

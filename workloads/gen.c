@@ -187,7 +187,8 @@ void sb_gen_layered(struct sb_dag *g, const struct sb_layered_params *p,
 	double lq = p->p > 0 && p->p < 1 ? log1p(-p->p) : 0;
 
 	SB_ASSERT(L >= 1 && p->min_width >= 1 && p->min_width <= p->max_width);
-	SB_ASSERT(p->max_dist >= 1 && p->p >= 0 && p->long_range_frac >= 0);
+	SB_ASSERT(p->max_dist >= 1 && p->p >= 0);
+	SB_ASSERT(p->long_range_frac >= 0 && p->long_range_frac <= 100);
 	SB_ASSERT(p->p_cpu_only >= 0 && p->p_gpu_only >= 0 &&
 		  p->p_cpu_only + p->p_gpu_only <= 1);
 

@@ -56,7 +56,7 @@ int sb_wl_open(struct sb_wl_file *f, const char *what, const char *path,
 			break;
 	}
 	if (ferror(fp)) {
-		rc = sb_wl_fail(f, err, SB_EXIT_INPUT, 0, NULL, "read error");
+		rc = sb_wl_fail(f, err, SB_EXIT_INPUT, 0, NULL, "%s", strerror(errno));
 		goto out;
 	}
 	f->buf[f->len] = '\0';
@@ -463,7 +463,8 @@ struct tf_parse {
 	size_t nref, cap_ref;
 };
 
-/* Append the ';'-separated ids of field s (column kind) of row r. */
+/* Append the ';'-separated ids of field s (column kind) of the row being
+ * parsed, p->row[p->nrow]. */
 static int parse_list(struct sb_wl_file *f, struct sb_err *err,
 		      struct tf_parse *p, char *s, int kind)
 {

@@ -27,6 +27,8 @@
  */
 #include "tfpart.h"
 
+#include <math.h>
+
 static const struct sb_param params[] = {
 	{ "compat_java", 0, 0, 1, 1,
 	  "reproduce the authors' code's quirk: traffic counts only the first "
@@ -38,11 +40,13 @@ static const struct sb_param params[] = {
 /* Device choice                                                       */
 /* ------------------------------------------------------------------ */
 
-/* Fraction of d's memory in use (0 for a device without memory). */
+/* Fraction of d's memory in use (0 for a device without memory, and for
+ * unbounded memory, where the fraction is 0 in the limit: without this an
+ * infinite capacity gives inf/inf = NaN and every comparison fails). */
 static double mem_used(const struct sb_tfpart *p, int d)
 {
 	double cap = p->in->dev.mem[d];
-	return cap > 0 ? (cap - p->free_mem[d]) / cap : 0;
+	return cap > 0 && isfinite(cap) ? (cap - p->free_mem[d]) / cap : 0;
 }
 
 /* Best device for component k, or -1; imp = I(k). */
