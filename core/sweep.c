@@ -270,6 +270,9 @@ static int run_inprocess(struct sb_exp_ctx *c, const struct sb_sweep_opts *so,
 	struct sb_table tp, tt;
 	FILE *f;
 	int i, rc = 0;
+	/* test hook: simulate an interrupted run after this many points */
+	const char *stop = getenv("SB_SWEEP_STOP_AFTER");
+	int stop_after = stop ? atoi(stop) : -1;
 
 	sb_table_init(&tp, c->exp->cols);
 	if (c->exp->timing_cols)
@@ -278,6 +281,12 @@ static int run_inprocess(struct sb_exp_ctx *c, const struct sb_sweep_opts *so,
 	if (!f)
 		rc = SB_EXIT_RUN;
 	for (i = 0; i < ntodo && !rc; i++) {
+		if (i == stop_after) {
+			rc = sb_err_set(err, SB_EXIT_RUN, "%s: stopped after %d points "
+					"(SB_SWEEP_STOP_AFTER); run again to resume",
+					c->exp->name, i);
+			break;
+		}
 		rc = run_one(c, todo[i], f, &tp, c->exp->timing_cols ? &tt : NULL, err);
 		pr->done++;
 		progress_tick(pr, 0);

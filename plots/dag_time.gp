@@ -11,10 +11,10 @@ set key top left font ",7"
 pols = system(sprintf("%s export %s timing | awk 'NR>1{print $2}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
 set ylabel "partitioning time (s)"
 plot for [i=1:words(pols)] data("timing", "--where policy=".word(pols,i)) \
-       using "ops":(column("part_seconds") > 0 ? column("part_seconds") : 1e-6) smooth unique with linespoints title word(pols,i)
+       using "ops":(column("part_seconds") > 0 ? column("part_seconds") : 1e-6) with points title word(pols,i)
 set ylabel "scheduling + simulation time (s)"
 plot for [i=1:words(pols)] data("timing", "--where policy=".word(pols,i)) \
-       using "ops":(column("sched_seconds") > 0 ? column("sched_seconds") : 1e-6) smooth unique with linespoints title word(pols,i)
+       using "ops":(column("sched_seconds") > 0 ? column("sched_seconds") : 1e-6) with points title word(pols,i)
 unset multiplot
 set terminal pdfcairo size 13,5.5 font "DejaVu Sans,9"
 set output OUT.".pdf"
@@ -26,9 +26,9 @@ set key top left font ",7"
 pols = system(sprintf("%s export %s timing | awk 'NR>1{print $2}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
 set ylabel "partitioning time (s)"
 plot for [i=1:words(pols)] data("timing", "--where policy=".word(pols,i)) \
-       using "ops":(column("part_seconds") > 0 ? column("part_seconds") : 1e-6) smooth unique with linespoints title word(pols,i)
+       using "ops":(column("part_seconds") > 0 ? column("part_seconds") : 1e-6) with points title word(pols,i)
 set ylabel "scheduling + simulation time (s)"
 plot for [i=1:words(pols)] data("timing", "--where policy=".word(pols,i)) \
-       using "ops":(column("sched_seconds") > 0 ? column("sched_seconds") : 1e-6) smooth unique with linespoints title word(pols,i)
+       using "ops":(column("sched_seconds") > 0 ? column("sched_seconds") : 1e-6) with points title word(pols,i)
 unset multiplot
 set output

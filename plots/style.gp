@@ -24,3 +24,7 @@ set key noenhanced
 set termoption noenhanced
 # data source helper: export a dataset with optional --where filters
 data(ds, where) = sprintf("< %s export %s %s %s", SB, RESULTS, ds, where)
+# draw to PNG from the start (plots/render.gp re-renders at the final size
+# and to PDF)
+set terminal pngcairo size 800,500 font "DejaVu Sans,10"
+set output OUT.".png"

@@ -56,6 +56,12 @@ if "$SB" run dag_density --quick --seed 7 --jobs 1 --out "$tmp/a.h5" 2>"$tmp/e1"
 	"$SB" export "$tmp/c.h5" points --exact > "$tmp/c.txt"
 	if cmp -s "$tmp/a.txt" "$tmp/c.txt"; then bad "another seed gave the same points"; else ok; fi
 	[ ! -e "$tmp/a.h5.partial" ] && ok || bad "checkpoint directory left behind"
+	# an interrupted sweep resumes from its checkpoint and gives the same points
+	expect 1 "stopped after 4 points" -- env SB_SWEEP_STOP_AFTER=4 "$SB" run dag_density --quick --seed 7 --jobs 1 --out "$tmp/r.h5"
+	[ ! -e "$tmp/r.h5" ] && [ -d "$tmp/r.h5.partial" ] && ok || bad "interrupted run left a results file or no checkpoint"
+	expect 0 "resuming, 4 of" -- "$SB" run dag_density --quick --seed 7 --jobs 2 --out "$tmp/r.h5"
+	"$SB" export "$tmp/r.h5" points --exact > "$tmp/r.txt"
+	cmp -s "$tmp/a.txt" "$tmp/r.txt" && ok || bad "resumed run differs from an uninterrupted one"
 	expect 0 "git_sha" -- "$SB" show "$tmp/a.h5"
 	expect 0 "makespan" -- "$SB" export "$tmp/a.h5" summary
 else

@@ -773,6 +773,91 @@ Test(dagbase, list_starts_are_tight)
 	}
 }
 
+/* ETF breaks ties by the larger static level, m-ETF (Baechi) by the
+ * topological position; both then by the lower device id. Two identical
+ * devices, free transfers; op 0 alone, op 1 -> op 2. */
+Test(dagbase, etf_ties)
+{
+	static const int eu[1] = { 1 }, ev[1] = { 2 };
+	static const int etf_dev[3] = { 1, 0, 0 }, metf_dev[3] = { 0, 1, 0 };
+	struct sb_dag_inst in;
+	struct sb_dag_plan p;
+	struct sb_err err;
+	int v;
+
+	inst_alloc(&in, 3, 2, INFINITY);
+	in.g.ops[0] = 1;
+	in.g.ops[1] = 1;
+	in.g.ops[2] = 5;
+	inst_finish(&in, 1, eu, ev, NULL, 0, NULL, NULL);
+	cr_assert_eq(run("etf", &in, 1, &p, &err), 0, "%s", err.msg);
+	for (v = 0; v < 3; v++)
+		cr_expect_eq(p.place[v], etf_dev[v], "etf: op %d on %d", v, p.place[v]);
+	cr_expect_float_eq(p.plan_makespan, 6.0, 1e-12);
+	sb_dag_plan_release(&p);
+	cr_assert_eq(run("m-etf", &in, 1, &p, &err), 0, "%s", err.msg);
+	for (v = 0; v < 3; v++)
+		cr_expect_eq(p.place[v], metf_dev[v], "m-etf: op %d on %d", v, p.place[v]);
+	cr_expect_float_eq(p.plan_start[2], 1.0, 1e-12);
+	sb_dag_plan_release(&p);
+	sb_dag_inst_release(&in);
+}
+
+/* m-SCT keeps a device for the favourite child: a (0) -> b (3) carries a
+ * costly tensor, z (1) keeps the other device busy until 5, y (2) is
+ * independent. m-ETF lets y (earlier in topological order) take the device
+ * when a finishes; m-SCT holds it for b, y not being urgent before 5. */
+Test(dagbase, m_sct_waits_for_favourite_child)
+{
+	static const int eu[1] = { 0 }, ev[1] = { 3 };
+	static const double es[1] = { 10 };
+	struct sb_dag_inst in;
+	struct sb_dag_plan p;
+	struct sb_err err;
+	char msg[256];
+
+	inst_alloc(&in, 4, 2, 1.0);
+	in.g.ops[0] = 1;
+	in.g.ops[1] = 5;
+	in.g.ops[2] = 1;
+	in.g.ops[3] = 1;
+	inst_finish(&in, 1, eu, ev, es, 0, NULL, NULL);
+	cr_assert_eq(run("m-etf", &in, 1, &p, &err), 0, "%s", err.msg);
+	cr_expect_float_eq(p.plan_start[2], 1.0, 1e-12);
+	cr_expect_float_eq(p.plan_start[3], 2.0, 1e-12);
+	sb_dag_plan_release(&p);
+	cr_assert_eq(run("m-sct", &in, 1, &p, &err), 0, "%s", err.msg);
+	cr_expect_eq(p.place[3], p.place[0]);
+	cr_expect_float_eq(p.plan_start[3], 1.0, 1e-12, "b starts %g", p.plan_start[3]);
+	cr_expect_float_eq(p.plan_start[2], 2.0, 1e-12, "y starts %g", p.plan_start[2]);
+	cr_expect_str_empty(check_plan(&in, &p, msg, sizeof msg), "%s", msg);
+	sb_dag_plan_release(&p);
+	sb_dag_inst_release(&in);
+}
+
+/* The favourite children change m-SCT's plans on some random instances. */
+Test(dagbase, m_sct_differs_from_m_etf)
+{
+	uint64_t seed;
+	int differ = 0;
+
+	for (seed = 1; seed <= NSEEDS; seed++) {
+		struct sb_dag_inst in;
+		struct gen_info gi;
+		struct sb_dag_plan a, b;
+		struct sb_err err;
+
+		gen(&in, seed, &gi);
+		cr_assert_eq(run("m-etf", &in, seed, &a, &err), 0, "%s", err.msg);
+		cr_assert_eq(run("m-sct", &in, seed, &b, &err), 0, "%s", err.msg);
+		differ += memcmp(a.plan_start, b.plan_start, sizeof(double) * (size_t)in.g.n) != 0;
+		sb_dag_plan_release(&a);
+		sb_dag_plan_release(&b);
+		sb_dag_inst_release(&in);
+	}
+	cr_expect(differ > 0, "m-sct planned like m-etf on all %d instances", NSEEDS);
+}
+
 /* ------------------------------------------------------------------ */
 /* Bad input                                                           */
 /* ------------------------------------------------------------------ */

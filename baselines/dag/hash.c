@@ -18,7 +18,7 @@
  */
 #include "listsched.h"
 
-/* Place the items comps[0..n) round robin from *k. */
+/* Place components items[0..n) round robin, the pointer in *k. */
 static int place_round_robin(const struct sb_dag_inst *in,
 			     const struct sb_dag_comps *c, const int *items, int n,
 			     int *k, double *free_mem, int *place, struct sb_err *err)
