@@ -255,6 +255,8 @@ Test(core, hdf5_round_trip_and_atomic_write)
 	cr_assert_eq(u.nrow, t.nrow);
 	cr_assert_eq(u.rowsize, t.rowsize);
 	cr_assert_eq(memcmp(u.data, t.data, t.nrow * t.rowsize), 0);
+	sb_table_release(&u);
+	sb_h5_cols_free(cols);
 	cr_assert_eq(sb_h5_read_table(path, "nosuch", &u, &cols, &err), SB_EXIT_INPUT);
 	/* a write that cannot complete leaves no file under the final name */
 	cr_assert_neq(sb_h5_write("/nonexistent-dir/x.h5", &at, 1, &ds, &err), 0);
@@ -278,6 +280,8 @@ Test(core, summary_means_and_ci)
 	cr_assert_float_eq(sb_table_get_dbl(&s, 0, 2), 11.5, 1e-12);
 	/* sd of 10,11,12,13 (n-1) = 1.29099; t(0.975,3) = 3.18245 */
 	cr_assert_float_eq(sb_table_get_dbl(&s, 0, 3), 3.18245 * 1.290994 / 2, 1e-4);
+	sb_table_release(&s);
+	sb_summary_cols_free(cols);
 	cr_assert_eq(sb_summarise(&t, "nosuch", "makespan", &s, &cols, &err) != 0, 1);
 	sb_table_release(&t);
 }

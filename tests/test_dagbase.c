@@ -336,6 +336,9 @@ Test(dagbase, heft_random_instance)
 		heft_random(&in);
 	}
 	cr_assert_eq(run("heft", &in, 1, &p, &err), 0, "%s", err.msg);
+	/* We get 184.1294 = 168.2706 + w(T9, P_2) = 15.8588; the published
+	 * 184.1923 (asserted upstream with a relative 1e-3) is not start plus
+	 * that time, so only the tolerance test is meaningful. */
 	cr_expect(fabs(p.plan_makespan - 184.1923) <= 1e-3 * 184.1923,
 		  "heft makespan %.6f (loaded from file: %d)", p.plan_makespan, loaded);
 	cr_expect_eq(p.place[9], 2);

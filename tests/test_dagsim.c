@@ -294,9 +294,11 @@ Test(dagsim, deterministic_given_seed)
 		struct sb_opts po, so;
 		struct sb_err err;
 		struct sb_rng a = sb_rng_stream(5, 0, 0, SB_RNG_POLICY), b = a;
-		int *p1 = SB_NEW(int, in.g.n), *p2 = SB_NEW(int, in.g.n);
+		int *p1, *p2;
 		if (!all[i]->partition)
 			continue;
+		p1 = SB_NEW(int, in.g.n);
+		p2 = SB_NEW(int, in.g.n);
 		c.part = all[i];
 		c.sched = sb_dag_policy_find("pct");
 		snprintf(c.label, sizeof c.label, "%s+pct", all[i]->name);
@@ -309,5 +311,28 @@ Test(dagsim, deterministic_given_seed)
 		sb_free(p1);
 		sb_free(p2);
 	}
+	sb_dag_inst_release(&in);
+}
+
+/* Regression: with unbounded device memory (STG instances) MITE's memory
+ * factor was inf/inf = NaN and every op went to device 0. */
+Test(dagsim, mite_spreads_with_unbounded_memory)
+{
+	double sp[4] = { 1, 1, 1, 1 };
+	struct sb_dag_inst in;
+	struct sb_dag_combo c;
+	struct sb_dag_metrics m;
+	struct sb_opts po, so;
+	struct sb_err err;
+	struct sb_rng r = sb_rng_stream(1, 0, 0, SB_RNG_POLICY);
+	int d;
+	make_inst(&in, 12, 0, NULL, NULL, 4, sp, INFINITY, 0);
+	for (d = 0; d < 4; d++)
+		in.dev.mem[d] = INFINITY;
+	cr_assert_eq(sb_dag_combo_parse(&c, "mite+pct", &err), 0);
+	sb_opts_defaults(&po, c.part->params);
+	sb_opts_defaults(&so, c.sched->params);
+	cr_assert_eq(sb_dag_run_combo(&in, &c, &po, &so, &r, &m, NULL, &err), 0, "%s", err.msg);
+	cr_assert_gt(m.devices_used, 1, "12 independent ops on 4 devices all went to one device");
 	sb_dag_inst_release(&in);
 }
