@@ -57,7 +57,7 @@ int sb_lp_ncols(const struct sb_lp *lp);
 int sb_lp_nrows(const struct sb_lp *lp);
 /* A known feasible solution (one value per column) offered to the MIP
  * search as its first incumbent; it is checked against the rows first and
- * ignored (with a warning in the result) when infeasible. */
+ * ignored when infeasible (the reason is then in sb_lp_warning(lp)). */
 void sb_lp_set_incumbent(struct sb_lp *lp, const double *x);
 /* Solve. relax = 1 solves the LP relaxation (integrality dropped).
  * time_limit_s > 0 is required. mip_gap: relative gap tolerance (0 for
@@ -67,14 +67,23 @@ int sb_lp_solve(struct sb_lp *lp, int relax, double time_limit_s,
 void sb_lp_result_release(struct sb_lp_result *res);
 
 /* Additions (lp.c): */
-/* Tolerances of the MIP search, each in (0, 1) or 0 for GLPK's default:
- * tol_int (integrality, default 1e-5) and tol_obj (a node is pruned when
- * its bound is within tol_obj * (1 + |incumbent|) of the incumbent, so
- * "optimal" means optimal within that; default 1e-7). Big-M models want
- * both small: a binary of 1 - 1e-5 relaxes a big-M row by M * 1e-5. */
-void sb_lp_set_tol(struct sb_lp *lp, double tol_int, double tol_obj);
-/* Turn GLPK's MIR, Gomory, cover and clique cuts on (default off). */
-void sb_lp_set_cuts(struct sb_lp *lp, int on);
+/* Search parameters (every field 0 = GLPK's default):
+ *   tol_int    integrality tolerance, in (0, 1); GLPK: 1e-5
+ *   tol_obj    a node is pruned when its bound is within
+ *              tol_obj * (1 + |incumbent|) of the incumbent, so "optimal"
+ *              means optimal within that; in (0, 1); GLPK: 1e-7
+ *   cuts       1: MIR, Gomory, cover and clique cuts
+ *   pseudocost 1: hybrid pseudocost branching (GLP_BR_PCH) instead of
+ *              Driebeck-Tomlin
+ * Big-M models want small tolerances: a binary at 1 - 1e-5 relaxes a
+ * big-M row by M * 1e-5. */
+struct sb_lp_params {
+	double tol_int;
+	double tol_obj;
+	int cuts;
+	int pseudocost;
+};
+void sb_lp_set_params(struct sb_lp *lp, const struct sb_lp_params *p);
 /* What the last solve had to say about the incumbent (ignored because
  * infeasible, or not taken by the search), or NULL. Owned by lp. */
 const char *sb_lp_warning(const struct sb_lp *lp);

@@ -13,6 +13,7 @@
 
 #include "dag.h"
 #include "dagbound.h"
+#include "opts.h"
 #include "rng.h"
 #include "sb.h"
 
@@ -26,6 +27,7 @@ struct gen {
 	int inf_rates;      /* 1: free transfers */
 	int equal_speeds;   /* 1: all speeds 1 */
 	int constrained;    /* 1: colocation pairs, type constraints, tight memory */
+	int etc;            /* 1: an ETC matrix (unrelated machines), some pairs forbidden */
 };
 
 /* A small random instance: integer work 1..9, tensor sizes 1..6, random
@@ -78,6 +80,13 @@ static void mk_inst(struct sb_dag_inst *in, const struct gen *gp, uint64_t seed,
 			in->dev.rate[i * nd + j] = in->dev.rate[j * nd + i] = rate;
 		}
 	in->send_ops = gp->send_ops;
+	if (gp->etc) {
+		in->etc = SB_NEW(double, (size_t)n * nd);
+		for (i = 0; i < n; i++)
+			for (j = 0; j < nd; j++)
+				in->etc[i * nd + j] = j > 0 && sb_rng_bernoulli(&r, 0.15)
+					? INFINITY : (double)sb_rng_int(&r, 1, 9);
+	}
 }
 
 static double rel_diff(double a, double b)
@@ -197,6 +206,14 @@ Test(dagbound, constrained_instances)
 	check_exact(&gp, 8, 304, 3, 5);
 }
 
+Test(dagbound, etc_matrix)
+{
+	/* unrelated machines, some (op, device) pairs forbidden */
+	struct gen gp = { .edge_p = 0.4, .send_ops = 1, .etc = 1 };
+	check_relaxed(&gp, 20, 505, 3, 6);
+	check_exact(&gp, 8, 506, 3, 5);
+}
+
 Test(dagbound, heavy_sends)
 {
 	/* Sends that cost as much as ops: the exact model differs from the
@@ -212,7 +229,7 @@ Test(dagbound, chain_on_one_device)
 	struct sb_lp_result res;
 	struct sb_err err;
 	int eu[5], ev[5], i;
-	double sum = 0;
+	double sum = 0, v;
 
 	memset(&in, 0, sizeof in);
 	sb_dag_alloc(&in.g, 6);
@@ -234,12 +251,17 @@ Test(dagbound, chain_on_one_device)
 	sb_dag_lower_bounds(&in, &b);
 	cr_assert_float_eq(b.cp, sum / 2, 1e-12);
 	cr_assert_float_eq(b.lb, sum / 2, 1e-12);
-	cr_assert_float_eq(sb_dag_bruteforce_relaxed(&in), sum / 2, 1e-12);
-	cr_assert_float_eq(sb_dag_bruteforce_exact(&in), sum / 2, 1e-12);
-	cr_assert_float_eq(solve_relaxed(&in, &res), sum / 2, 1e-9);
+	/* (the assert macros evaluate their arguments twice) */
+	v = sb_dag_bruteforce_relaxed(&in);
+	cr_assert_float_eq(v, sum / 2, 1e-12);
+	v = sb_dag_bruteforce_exact(&in);
+	cr_assert_float_eq(v, sum / 2, 1e-12);
+	v = solve_relaxed(&in, &res);
+	cr_assert_float_eq(v, sum / 2, 1e-9);
 	cr_assert_eq(res.status, SB_LP_OPTIMAL);
 	sb_lp_result_release(&res);
-	cr_assert_float_eq(solve_exact(&in, &res), sum / 2, 1e-9);
+	v = solve_exact(&in, &res);
+	cr_assert_float_eq(v, sum / 2, 1e-9);
 	sb_lp_result_release(&res);
 	sb_dag_inst_release(&in);
 }
@@ -328,16 +350,18 @@ Test(dagbound, time_indexed_matches_bruteforce)
 		struct sb_dag_inst in;
 		struct sb_lp_result ti, rx;
 		struct sb_err err;
-		double bf;
+		double bf, v;
 
 		mk_inst(&in, &gp, 606, (uint64_t)i);
 		bf = sb_dag_bruteforce_relaxed(&in);
-		cr_assert_float_eq(sb_dag_bruteforce_exact(&in), bf, 1e-12);
+		v = sb_dag_bruteforce_exact(&in);
+		cr_assert_float_eq(v, bf, 1e-12);
 		cr_assert_eq(sb_dag_time_indexed(&in, 2, 0, TL, &ti, &err), 0, "%s", err.msg);
 		cr_assert_eq(ti.status, SB_LP_OPTIMAL);
 		cr_assert_float_eq(ti.obj, bf, 1e-6, "instance %d: time-indexed %g, brute %g",
 				   i, ti.obj, bf);
-		cr_assert_float_eq(solve_relaxed(&in, &rx), bf, 1e-6);
+		v = solve_relaxed(&in, &rx);
+		cr_assert_float_eq(v, bf, 1e-6);
 		sb_lp_result_release(&ti);
 		sb_lp_result_release(&rx);
 		/* a horizon below the critical path: no schedule */
@@ -421,6 +445,89 @@ Test(dagbound, warm_start)
 	}
 }
 
+/* Simulate placement `place` with scheduler `sched` (start times of the
+ * ops into start); returns the makespan. */
+static double simulate(const struct sb_dag_inst *in, const int *place, const char *sched,
+		       double *start)
+{
+	const struct sb_dag_policy *p = sb_dag_policy_find(sched);
+	struct sb_dag_plan plan;
+	struct sb_dag_exec x;
+	struct sb_dag_result res;
+	struct sb_err err;
+	struct sb_opts o;
+	double ms;
+
+	cr_assert(p, "scheduler %s registered", sched);
+	sb_dag_plan_init(&plan, in->g.n);
+	memcpy(plan.place, place, sizeof(int) * (size_t)in->g.n);
+	sb_dag_exec_build(&x, in, plan.place);
+	sb_opts_defaults(&o, p->params);
+	cr_assert_eq(sb_dag_simulate(&x, &plan, p, &o, &res, &err), 0, "%s", err.msg);
+	memcpy(start, res.start, sizeof(double) * (size_t)in->g.n);
+	ms = res.makespan;
+	sb_dag_result_release(&res);
+	sb_dag_exec_release(&x);
+	sb_dag_plan_release(&plan);
+	return ms;
+}
+
+/* The property the experiments rely on: lb <= relaxed MILP <= exact
+ * optimum <= any simulated schedule, and a simulated schedule is accepted
+ * as a warm start by both models. */
+Test(dagbound, bounds_below_simulator)
+{
+	const char *scheds[] = { "fifo", "pct" };
+	int i, j, k;
+	for (i = 0; i < 12; i++) {
+		struct gen gp = { .n = 4 + i % 2, .ndev = 2 + i % 2, .edge_p = 0.5,
+				  .send_ops = 1 + i % 3 };
+		struct sb_rng r = sb_rng_stream(1212, (uint64_t)i, 1, SB_RNG_TEST);
+		struct sb_dag_inst in;
+		struct sb_dag_bounds b;
+		struct sb_lp_result rx, ex, w;
+		struct sb_dag_milp_opts o;
+		struct sb_err err;
+		double bf;
+		int place[8];
+		double start[8];
+
+		mk_inst(&in, &gp, 1212, (uint64_t)i);
+		sb_dag_lower_bounds(&in, &b);
+		bf = sb_dag_bruteforce_exact(&in);
+		solve_relaxed(&in, &rx);
+		solve_exact(&in, &ex);
+		cr_assert(b.lb <= rx.bound * (1 + 1e-9));
+		cr_assert(rx.bound <= bf * (1 + 1e-9));
+		cr_assert(rel_diff(ex.obj, bf) <= REL);
+		for (j = 0; j < 4; j++) {
+			for (k = 0; k < gp.n; k++)
+				place[k] = (int)sb_rng_below(&r, (uint32_t)gp.ndev);
+			for (k = 0; k < 2; k++) {
+				double ms = simulate(&in, place, scheds[k], start);
+				cr_assert(bf <= ms * (1 + 1e-9), "instance %d: optimum %g > "
+					  "simulated %g (%s)", i, bf, ms, scheds[k]);
+				memset(&o, 0, sizeof o);
+				o.time_limit = TL;
+				o.inc_place = place;
+				o.inc_start = start;
+				o.inc_makespan = ms;
+				cr_assert_eq(sb_dag_milp_relaxed(&in, &o, &w, &err), 0);
+				cr_assert_eq(w.status, SB_LP_OPTIMAL);
+				cr_assert(rel_diff(w.obj, rx.obj) <= REL);
+				sb_lp_result_release(&w);
+				cr_assert_eq(sb_dag_milp_exact(&in, &o, &w, &err), 0);
+				cr_assert_eq(w.status, SB_LP_OPTIMAL);
+				cr_assert(rel_diff(w.obj, bf) <= REL);
+				sb_lp_result_release(&w);
+			}
+		}
+		sb_lp_result_release(&rx);
+		sb_lp_result_release(&ex);
+		sb_dag_inst_release(&in);
+	}
+}
+
 Test(dagbound, lp_relaxation_is_a_bound)
 {
 	int i;
@@ -480,6 +587,41 @@ Test(dagbound, time_limit_is_honest)
 	sb_dag_inst_release(&in);
 }
 
+/* A makespan that belongs to no schedule of the model (here: the relaxed
+ * optimum given to the exact model) is reported, not turned into a false
+ * "infeasible". */
+Test(dagbound, false_makespan_is_reported)
+{
+	int i, found = 0;
+	for (i = 0; i < 20 && !found; i++) {
+		struct gen gp = { .n = 5, .ndev = 2, .edge_p = 0.6, .send_ops = 4 };
+		struct sb_dag_inst in;
+		struct sb_dag_milp_opts o;
+		struct sb_lp_result res;
+		struct sb_err err;
+		double rx, ex;
+
+		mk_inst(&in, &gp, 1313, (uint64_t)i);
+		rx = sb_dag_bruteforce_relaxed(&in);
+		ex = sb_dag_bruteforce_exact(&in);
+		if (ex > rx * (1 + 1e-6)) {
+			found = 1;
+			memset(&o, 0, sizeof o);
+			o.time_limit = TL;
+			o.inc_makespan = rx;
+			cr_assert_eq(sb_dag_milp_exact(&in, &o, &res, &err), SB_EXIT_INPUT);
+			cr_assert(strstr(err.msg, "below the optimum") != NULL, "%s", err.msg);
+			/* the relaxed model accepts it: it is its optimum */
+			cr_assert_eq(sb_dag_milp_relaxed(&in, &o, &res, &err), 0);
+			cr_assert_eq(res.status, SB_LP_OPTIMAL);
+			cr_assert(rel_diff(res.obj, rx) <= REL);
+			sb_lp_result_release(&res);
+		}
+		sb_dag_inst_release(&in);
+	}
+	cr_assert(found, "no instance where Sends matter");
+}
+
 Test(dagbound, too_large_for_exact)
 {
 	struct gen gp = { .n = 13, .ndev = 2, .edge_p = 0.2, .send_ops = 1 };
@@ -497,7 +639,10 @@ Test(slow, dagbound_many)
 {
 	struct gen gp = { .edge_p = 0.4, .send_ops = 1 };
 	struct gen gc = { .edge_p = 0.4, .send_ops = 2, .constrained = 1 };
-	check_relaxed(&gp, 150, 1001, 4, 7);
+	struct gen ge = { .edge_p = 0.3, .send_ops = 3, .etc = 1 };
+	check_relaxed(&gp, 120, 1001, 4, 8);
+	check_relaxed(&ge, 40, 1004, 4, 7);
 	check_exact(&gp, 40, 1002, 4, 6);
 	check_exact(&gc, 20, 1003, 4, 6);
+	check_exact(&ge, 20, 1005, 5, 7);
 }

@@ -317,6 +317,8 @@ Test(lp, warm_start_is_used)
 	cr_assert(r.status == SB_LP_FEASIBLE || r.status == SB_LP_OPTIMAL,
 		  "status %s", sb_lp_status_name(r.status));
 	cr_assert_not_null(r.x);
+	/* GLPK took it at its first heuristic call */
+	cr_assert_null(sb_lp_warning(lp), "%s", sb_lp_warning(lp));
 	/* objective of the incumbent, from the model itself */
 	{
 		struct sb_lp_result r0;
