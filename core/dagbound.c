@@ -553,6 +553,7 @@ struct mdl {
 	int words;
 	int *cls;                 /* smallest identical device of each device */
 	double lb, ub;
+	long node_limit;          /* of the MIP search; 0: none */
 	double H;                 /* slack added to every big-M */
 	double max_t, max_send, max_xfer;
 	struct sb_lp *lp;
@@ -846,7 +847,11 @@ static void mdl_build(struct mdl *m, int symmetry)
 	/* slack added to every big-M: covers the eps of the column bounds */
 	m->H = 4 * eps + 1e-9;
 	m->lp = sb_lp_new(m->exact ? "dag-exact" : "dag-relaxed", 1);
-	sb_lp_set_params(m->lp, &dag_lp_params);
+	{
+		struct sb_lp_params par = dag_lp_params;
+		par.node_limit = m->node_limit;
+		sb_lp_set_params(m->lp, &par);
+	}
 
 	/* assignment: one binary per (component, allowed device) */
 	m->xc = SB_NEW(int, (size_t)nk * nd);
@@ -1421,6 +1426,7 @@ static int build_solve(struct mdl *m, const struct sb_dag_inst *in,
 		m->ub = sb_min(m->ub, w->ms);
 	m->ub = sb_max(m->ub, m->lb);
 	info->ub_claimed = !use && m->ub < serial;
+	m->node_limit = o->node_limit;
 	mdl_build(m, !o->no_symmetry);
 	if (use) {
 		vec = incumbent_vector(m, w->place, w->start, exact ? &w->x : NULL);
@@ -1530,7 +1536,8 @@ int sb_dag_milp_exact(const struct sb_dag_inst *in, const struct sb_dag_milp_opt
 /* ------------------------------------------------------------------ */
 
 int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
-			double time_limit, struct sb_lp_result *res, struct sb_err *err)
+			double time_limit, long node_limit, struct sb_lp_result *res,
+			struct sb_err *err)
 {
 	const struct sb_dag *g = &in->g;
 	int n = g->n, v, t, k, rc = 0, T;
@@ -1574,7 +1581,11 @@ int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
 		goto out;
 	}
 	lp = sb_lp_new("p-prec-cmax", 1);
-	sb_lp_set_params(lp, &dag_lp_params);
+	{
+		struct sb_lp_params par = dag_lp_params;
+		par.node_limit = node_limit;
+		sb_lp_set_params(lp, &par);
+	}
 	cc = sb_lp_add_col(lp, "C", SB_LP_CONT,
 			   sb_max(cp, ceil(total / nproc - 1e-9)), T, 1);
 	/* x_{v,t} = 1: v starts at t, t in [head, T - p - tail] */

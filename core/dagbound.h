@@ -36,6 +36,9 @@ void sb_dag_lower_bounds(const struct sb_dag_inst *in, struct sb_dag_bounds *b);
 
 struct sb_dag_milp_opts {
 	double time_limit;        /* seconds; <= 0 means 60 */
+	long node_limit;          /* branch-and-bound subproblems; 0: none. A
+	                             search stopped by it gives the same result
+	                             on every machine (see enum sb_lp_stop) */
 	double mip_gap;           /* relative gap at which to stop (0: exact) */
 	const int *inc_place;     /* a schedule to warm-start from (or NULL): */
 	const double *inc_start;  /*   device and start time of every op */
@@ -72,7 +75,8 @@ int sb_dag_milp_exact(const struct sb_dag_inst *in, const struct sb_dag_milp_opt
  * schedule's makespan); <= 0 means the serial time Σ ops. INFEASIBLE means
  * no schedule within the horizon. */
 int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
-			double time_limit, struct sb_lp_result *res, struct sb_err *err);
+			double time_limit, long node_limit, struct sb_lp_result *res,
+			struct sb_err *err);
 
 /* Optimum of the relaxed model (Sends as pure delays) by enumeration,
  * n <= 9; INFINITY if no placement is feasible. */

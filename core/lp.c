@@ -398,6 +398,9 @@ struct cbdata {
 	const double *inc1;  /* incumbent, 1-based for GLPK, or NULL */
 	int offered;
 	int accepted;
+	long node_limit;     /* 0: none */
+	long nodes;          /* subproblems selected so far */
+	int hit_nodes;
 };
 
 static void mip_callback(glp_tree *T, void *info)
@@ -416,6 +419,16 @@ static void mip_callback(glp_tree *T, void *info)
 				cb->bound = sb_min(cb->bound, b);
 			cb->have_bound = 1;
 		}
+	}
+	if (glp_ios_reason(T) == GLP_ISELECT) {
+		/* the bound above is taken before stopping, so it covers every
+		 * open subproblem */
+		if (cb->node_limit > 0 && cb->nodes >= cb->node_limit) {
+			cb->hit_nodes = 1;
+			glp_ios_terminate(T);
+			return;
+		}
+		cb->nodes++;
 	}
 	if (glp_ios_reason(T) == GLP_IHEUR && cb->inc1 && !cb->offered) {
 		cb->offered = 1;
@@ -443,6 +456,8 @@ struct solve_ctx {
 	int bound_known;
 	double *x;              /* ncols, filled when have_x */
 	int inc_used;           /* the incumbent was accepted by GLPK */
+	int stopped;            /* enum sb_lp_stop */
+	long nodes;
 	int glpk_fail;          /* GLPK returned an error code */
 	char fail_msg[200];
 };
@@ -547,6 +562,7 @@ static void solve_lp(struct solve_ctx *c, glp_prob *P)
 	}
 	if (ret == GLP_ETMLIM) {
 		c->status = SB_LP_NOSOLUTION;
+		c->stopped = SB_LP_STOP_TIME;
 		return;
 	}
 	if (ret != 0) {
@@ -590,6 +606,7 @@ static void solve_mip(struct solve_ctx *c, glp_prob *P)
 		io.mir_cuts = io.gmi_cuts = io.cov_cuts = io.clq_cuts = GLP_ON;
 	if (lp->par.pseudocost)
 		io.br_tech = GLP_BR_PCH;
+	cb.node_limit = lp->par.node_limit;
 	io.cb_func = mip_callback;
 	io.cb_info = &cb;
 	/* GLPK's MIP presolver (about twice as fast on our scheduling models)
@@ -620,6 +637,7 @@ static void solve_mip(struct solve_ctx *c, glp_prob *P)
 		}
 		if (ret == GLP_ETMLIM) {
 			c->status = SB_LP_NOSOLUTION;  /* the incumbent is added later */
+			c->stopped = SB_LP_STOP_TIME;
 			return;
 		}
 		if (ret == GLP_ENOPFS) {
@@ -650,6 +668,7 @@ static void solve_mip(struct solve_ctx *c, glp_prob *P)
 	io.tm_lim = ms;
 	ret = glp_intopt(P, &io);
 	c->inc_used = cb.accepted;
+	c->nodes = cb.nodes;
 	switch (ret) {
 	case 0:
 		if (glp_mip_status(P) == GLP_OPT) {
@@ -666,8 +685,11 @@ static void solve_mip(struct solve_ctx *c, glp_prob *P)
 		c->status = SB_LP_OPTIMAL;  /* within the requested gap */
 		break;
 	case GLP_ETMLIM:
+	case GLP_ESTOP:
 		c->status = glp_mip_status(P) == GLP_FEAS ? SB_LP_FEASIBLE
 							   : SB_LP_NOSOLUTION;
+		c->stopped = ret == GLP_ESTOP && cb.hit_nodes ? SB_LP_STOP_NODES
+							       : SB_LP_STOP_TIME;
 		break;
 	case GLP_ENOPFS:
 		c->status = SB_LP_INFEASIBLE;
@@ -863,6 +885,8 @@ done:
 	res->status = c.status;
 	res->ncols = lp->ncols;
 	res->seconds = sb_now() - c.t0;
+	res->stopped = c.stopped;
+	res->nodes = c.nodes;
 	if (c.have_x && (c.status == SB_LP_OPTIMAL || c.status == SB_LP_FEASIBLE)) {
 		res->x = c.x;
 		c.x = NULL;
@@ -913,10 +937,20 @@ const char *sb_lp_status_name(int status)
 	switch (status) {
 	case SB_LP_OPTIMAL: return "optimal";
 	case SB_LP_FEASIBLE: return "feasible";
-	case SB_LP_NOSOLUTION: return "no solution";
+	case SB_LP_NOSOLUTION: return "no-solution";
 	case SB_LP_INFEASIBLE: return "infeasible";
 	case SB_LP_UNBOUNDED: return "unbounded";
 	case SB_LP_ERROR: return "error";
+	default: return "unknown";
+	}
+}
+
+const char *sb_lp_stop_name(int stopped)
+{
+	switch (stopped) {
+	case SB_LP_STOP_NONE: return "none";
+	case SB_LP_STOP_NODES: return "nodes";
+	case SB_LP_STOP_TIME: return "time";
 	default: return "unknown";
 	}
 }

@@ -22,11 +22,21 @@ enum sb_lp_kind { SB_LP_CONT = 0, SB_LP_INT = 1, SB_LP_BIN = 2 };
 
 enum sb_lp_status {
 	SB_LP_OPTIMAL = 0,    /* proven optimal (within the MIP gap tolerance) */
-	SB_LP_FEASIBLE = 1,   /* stopped (time limit) with an incumbent; bound valid */
-	SB_LP_NOSOLUTION = 2, /* stopped (time limit) without any incumbent; bound valid */
+	SB_LP_FEASIBLE = 1,   /* stopped (node or time limit) with an incumbent; bound valid */
+	SB_LP_NOSOLUTION = 2, /* stopped (node or time limit) without any incumbent; bound valid */
 	SB_LP_INFEASIBLE = 3,
 	SB_LP_UNBOUNDED = 4,
 	SB_LP_ERROR = 5,      /* GLPK failed; see err */
+};
+
+/* Why a solve ended before it proved its answer. A node limit is a
+ * deterministic amount of work: the same model gives the same result on
+ * any machine. A time limit is not: results that hit it depend on the
+ * machine and its load, and callers must say so. */
+enum sb_lp_stop {
+	SB_LP_STOP_NONE = 0,
+	SB_LP_STOP_NODES = 1,
+	SB_LP_STOP_TIME = 2,
 };
 
 struct sb_lp;
@@ -37,6 +47,8 @@ struct sb_lp_result {
 	double bound;    /* best proven bound on the optimum (= obj if optimal LP) */
 	double gap;      /* |obj - bound| / max(|obj|, 1e-9); 0 when optimal */
 	double seconds;  /* wall time of the solve */
+	int stopped;     /* enum sb_lp_stop: what ended the search early */
+	long nodes;      /* branch-and-bound subproblems selected (MIP only) */
 	int ncols;
 	double *x;       /* column values of the returned solution (owned; NULL
 	                    if no solution); free with sb_lp_result_release */
@@ -75,6 +87,8 @@ void sb_lp_result_release(struct sb_lp_result *res);
  *   cuts       1: MIR, Gomory, cover and clique cuts
  *   pseudocost 1: hybrid pseudocost branching (GLP_BR_PCH) instead of
  *              Driebeck-Tomlin
+ *   node_limit stop the search after this many subproblems (> 0), before
+ *              the time limit where possible: see enum sb_lp_stop
  * Big-M models want small tolerances: a binary at 1 - 1e-5 relaxes a
  * big-M row by M * 1e-5. */
 struct sb_lp_params {
@@ -82,6 +96,7 @@ struct sb_lp_params {
 	double tol_obj;
 	int cuts;
 	int pseudocost;
+	long node_limit;
 };
 void sb_lp_set_params(struct sb_lp *lp, const struct sb_lp_params *p);
 /* What the last solve had to say about the incumbent (ignored because
@@ -94,7 +109,10 @@ int sb_lp_check(const struct sb_lp *lp, const double *x, char *why, size_t whysz
  * the protected region, to show that the error hook turns GLPK's abort
  * into SB_LP_ERROR / SB_EXIT_RUN and that later solves still work. */
 void sb_lp_test_fault(struct sb_lp *lp);
+/* Short names without white space ("optimal", "no-solution", ...). */
 const char *sb_lp_status_name(int status);
+/* "none", "nodes", "time" */
+const char *sb_lp_stop_name(int stopped);
 /* "GLPK 5.0" */
 const char *sb_lp_version(void);
 

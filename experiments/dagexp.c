@@ -150,6 +150,17 @@ int sb_dagexp_layered(const struct sb_exp_ctx *c, struct sb_dag_inst *in,
 	return 0;
 }
 
+void sb_dagexp_warn_time_stop(const struct sb_exp_ctx *c, int point, const char *model,
+			      const struct sb_lp_result *lr)
+{
+	if (lr->stopped != SB_LP_STOP_TIME)
+		return;
+	fprintf(stderr, "warning: %s: point %d: the %s stopped at its time limit after "
+		"%ld nodes, before its node limit: this row depends on the machine "
+		"(raise the time limit or lower the node limit)\n",
+		c->exp->name, point, model, lr->nodes);
+}
+
 void sb_dagexp_set_devices(struct sb_dag_inst *in, const struct sb_devices *dev)
 {
 	int n = dev->n;

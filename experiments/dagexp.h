@@ -8,6 +8,7 @@
 
 #include "dag.h"
 #include "exp.h"
+#include "lp.h"
 
 /* Path of a real data file under c->data_dir if it is readable; NULL
  * otherwise (the caller then uses its synthetic fallback). */
@@ -73,6 +74,11 @@ int sb_dagexp_layered(const struct sb_exp_ctx *c, struct sb_dag_inst *in,
 		      int levels, double p, uint64_t inst_key, struct sb_err *err);
 
 /* Replace the devices of `in` by a copy of `dev`. */
+/* A GLPK solve of point `point` stopped at its wall-clock time limit
+ * rather than its node limit: its row depends on the machine. Says so on
+ * stderr (nothing for other stops). */
+void sb_dagexp_warn_time_stop(const struct sb_exp_ctx *c, int point, const char *model,
+			      const struct sb_lp_result *lr);
 void sb_dagexp_set_devices(struct sb_dag_inst *in, const struct sb_devices *dev);
 
 /* The paper's 50-device file under c->data_dir: loaded into dev (and

@@ -237,6 +237,8 @@ Test(lp, time_limit_is_honest)
 	cr_assert(r.status == SB_LP_FEASIBLE || r.status == SB_LP_NOSOLUTION ||
 		  r.status == SB_LP_OPTIMAL, "status %s", sb_lp_status_name(r.status));
 	cr_assert(r.seconds < 5.0, "took %g s for a 0.2 s limit", r.seconds);
+	if (r.status != SB_LP_OPTIMAL)
+		cr_assert_eq(r.stopped, SB_LP_STOP_TIME);
 	if (r.status == SB_LP_OPTIMAL) {
 		/* only if GLPK proved it: then bound and value agree */
 		cr_assert_float_eq(r.obj, r.bound, 1e-6 * fabs(r.obj));
@@ -256,6 +258,44 @@ Test(lp, time_limit_is_honest)
 	cr_log_info("mknap 60x5, 0.2 s: %s obj %g bound %g gap %g",
 		    sb_lp_status_name(r.status), r.obj, r.bound, r.gap);
 	sb_lp_result_release(&r);
+	sb_lp_result_release(&rl);
+	sb_lp_free(lp);
+	free(w);
+}
+
+/* A node limit is work, not time: the same model stops at the same place
+ * with the same answer every time, and says why it stopped. */
+Test(lp, node_limit_is_deterministic)
+{
+	double cap[5], *w;
+	struct sb_lp *lp = hard_knapsack(60, 5, 7, &w, cap);
+	struct sb_lp_params par = { .node_limit = 40 };
+	struct sb_lp_result r1, r2, rl;
+	struct sb_err err;
+	int j;
+
+	cr_assert_eq(sb_lp_solve(lp, 1, TL, 0, &rl, &err), 0);
+	sb_lp_set_params(lp, &par);
+	cr_assert_eq(sb_lp_solve(lp, 0, TL, 0, &r1, &err), 0);
+	cr_assert_eq(sb_lp_solve(lp, 0, TL, 0, &r2, &err), 0);
+	cr_assert_eq(r1.stopped, SB_LP_STOP_NODES, "stopped: %s",
+		     sb_lp_stop_name(r1.stopped));
+	cr_assert_eq(r1.nodes, 40);
+	cr_assert(r1.status == SB_LP_FEASIBLE || r1.status == SB_LP_NOSOLUTION);
+	cr_assert_eq(r2.status, r1.status);
+	cr_assert_eq(r2.nodes, r1.nodes);
+	/* bit-identical, not just close */
+	cr_assert(memcmp(&r1.bound, &r2.bound, sizeof r1.bound) == 0);
+	if (r1.status == SB_LP_FEASIBLE) {
+		cr_assert(memcmp(&r1.obj, &r2.obj, sizeof r1.obj) == 0);
+		for (j = 0; j < r1.ncols; j++)
+			cr_assert(memcmp(&r1.x[j], &r2.x[j], sizeof(double)) == 0);
+		cr_assert(r1.bound >= r1.obj - 1e-9);
+	}
+	cr_assert(r1.bound <= rl.obj + 1e-6 * fabs(rl.obj));
+	cr_assert_str_eq(sb_lp_status_name(SB_LP_NOSOLUTION), "no-solution");
+	sb_lp_result_release(&r1);
+	sb_lp_result_release(&r2);
 	sb_lp_result_release(&rl);
 	sb_lp_free(lp);
 	free(w);
