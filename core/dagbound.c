@@ -553,7 +553,7 @@ struct mdl {
 	int words;
 	int *cls;                 /* smallest identical device of each device */
 	double lb, ub;
-	long node_limit;          /* of the MIP search; 0: none */
+	long node_limit, iter_limit;  /* of the MIP search; 0: none */
 	double H;                 /* slack added to every big-M */
 	double max_t, max_send, max_xfer;
 	struct sb_lp *lp;
@@ -850,6 +850,7 @@ static void mdl_build(struct mdl *m, int symmetry)
 	{
 		struct sb_lp_params par = dag_lp_params;
 		par.node_limit = m->node_limit;
+		par.iter_limit = m->iter_limit;
 		sb_lp_set_params(m->lp, &par);
 	}
 
@@ -1427,6 +1428,7 @@ static int build_solve(struct mdl *m, const struct sb_dag_inst *in,
 	m->ub = sb_max(m->ub, m->lb);
 	info->ub_claimed = !use && m->ub < serial;
 	m->node_limit = o->node_limit;
+	m->iter_limit = o->iter_limit;
 	mdl_build(m, !o->no_symmetry);
 	if (use) {
 		vec = incumbent_vector(m, w->place, w->start, exact ? &w->x : NULL);
@@ -1536,7 +1538,7 @@ int sb_dag_milp_exact(const struct sb_dag_inst *in, const struct sb_dag_milp_opt
 /* ------------------------------------------------------------------ */
 
 int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
-			double time_limit, long node_limit, struct sb_lp_result *res,
+			const struct sb_dag_milp_opts *o, struct sb_lp_result *res,
 			struct sb_err *err)
 {
 	const struct sb_dag *g = &in->g;
@@ -1583,7 +1585,8 @@ int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
 	lp = sb_lp_new("p-prec-cmax", 1);
 	{
 		struct sb_lp_params par = dag_lp_params;
-		par.node_limit = node_limit;
+		par.node_limit = o ? o->node_limit : 0;
+		par.iter_limit = o ? o->iter_limit : 0;
 		sb_lp_set_params(lp, &par);
 	}
 	cc = sb_lp_add_col(lp, "C", SB_LP_CONT,
@@ -1658,7 +1661,8 @@ int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
 			snprintf(name, sizeof name, "prec_%d_%d", v, wv);
 			sb_lp_add_row(lp, name, p[v], SB_LP_INF, nn, ri, rv);
 		}
-	rc = sb_lp_solve(lp, 0, time_limit > 0 ? time_limit : 60, 0, res, err);
+	rc = sb_lp_solve(lp, 0, o && o->time_limit > 0 ? o->time_limit : 60,
+			 o ? o->mip_gap : 0, res, err);
 	if (rc)
 		sb_err_prefix(err, "time-indexed model of '%s': ", in->name ? in->name : "");
 	else

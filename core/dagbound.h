@@ -39,6 +39,7 @@ struct sb_dag_milp_opts {
 	long node_limit;          /* branch-and-bound subproblems; 0: none. A
 	                             search stopped by it gives the same result
 	                             on every machine (see enum sb_lp_stop) */
+	long iter_limit;          /* simplex iterations in all; 0: none (same) */
 	double mip_gap;           /* relative gap at which to stop (0: exact) */
 	const int *inc_place;     /* a schedule to warm-start from (or NULL): */
 	const double *inc_start;  /*   device and start time of every op */
@@ -73,9 +74,10 @@ int sb_dag_milp_exact(const struct sb_dag_inst *in, const struct sb_dag_milp_opt
  * integral), no communication, devices/memory/constraints of `in`
  * ignored. horizon must be an upper bound on the optimum (e.g. a list
  * schedule's makespan); <= 0 means the serial time Σ ops. INFEASIBLE means
- * no schedule within the horizon. */
+ * no schedule within the horizon. Of o (NULL: defaults) only the limits
+ * and mip_gap are used. */
 int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
-			double time_limit, long node_limit, struct sb_lp_result *res,
+			const struct sb_dag_milp_opts *o, struct sb_lp_result *res,
 			struct sb_err *err);
 
 /* Optimum of the relaxed model (Sends as pure delays) by enumeration,

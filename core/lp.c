@@ -399,8 +399,9 @@ struct cbdata {
 	int offered;
 	int accepted;
 	long node_limit;     /* 0: none */
+	long iter_limit;     /* 0: none */
 	long nodes;          /* subproblems selected so far */
-	int hit_nodes;
+	int hit;             /* enum sb_lp_stop of a limit the callback hit */
 };
 
 static void mip_callback(glp_tree *T, void *info)
@@ -423,8 +424,12 @@ static void mip_callback(glp_tree *T, void *info)
 	if (glp_ios_reason(T) == GLP_ISELECT) {
 		/* the bound above is taken before stopping, so it covers every
 		 * open subproblem */
-		if (cb->node_limit > 0 && cb->nodes >= cb->node_limit) {
-			cb->hit_nodes = 1;
+		if (cb->node_limit > 0 && cb->nodes >= cb->node_limit)
+			cb->hit = SB_LP_STOP_NODES;
+		else if (cb->iter_limit > 0 &&
+			 glp_get_it_cnt(glp_ios_get_prob(T)) >= cb->iter_limit)
+			cb->hit = SB_LP_STOP_ITERS;
+		if (cb->hit) {
 			glp_ios_terminate(T);
 			return;
 		}
@@ -471,6 +476,18 @@ static int ms_left(const struct solve_ctx *c)
 	if (ms > (double)INT_MAX)
 		return INT_MAX;
 	return (int)ms;
+}
+
+/* Simplex iterations still allowed (GLPK's it_lim: INT_MAX for none). */
+static int iters_left(const struct solve_ctx *c, glp_prob *P)
+{
+	long left;
+	if (c->lp->par.iter_limit <= 0)
+		return INT_MAX;
+	left = c->lp->par.iter_limit - glp_get_it_cnt(P);
+	if (left < 0)
+		return 0;   /* GLPK then stops at once with GLP_EITLIM */
+	return left > INT_MAX ? INT_MAX : (int)left;
 }
 
 static glp_prob *build_glpk(const struct solve_ctx *c)
@@ -550,6 +567,7 @@ static void solve_lp(struct solve_ctx *c, glp_prob *P)
 	sm.msg_lev = GLP_MSG_OFF;
 	sm.presolve = GLP_ON;
 	sm.tm_lim = ms_left(c);
+	sm.it_lim = iters_left(c, P);
 	ret = glp_simplex(P, &sm);
 	if (ret == GLP_ENOPFS) {
 		c->status = SB_LP_INFEASIBLE;
@@ -558,11 +576,12 @@ static void solve_lp(struct solve_ctx *c, glp_prob *P)
 	if (ret == GLP_ENODFS) {
 		sm.presolve = GLP_OFF;
 		sm.tm_lim = ms_left(c);
+		sm.it_lim = iters_left(c, P);
 		ret = glp_simplex(P, &sm);
 	}
-	if (ret == GLP_ETMLIM) {
+	if (ret == GLP_ETMLIM || ret == GLP_EITLIM) {
 		c->status = SB_LP_NOSOLUTION;
-		c->stopped = SB_LP_STOP_TIME;
+		c->stopped = ret == GLP_EITLIM ? SB_LP_STOP_ITERS : SB_LP_STOP_TIME;
 		return;
 	}
 	if (ret != 0) {
@@ -607,13 +626,16 @@ static void solve_mip(struct solve_ctx *c, glp_prob *P)
 	if (lp->par.pseudocost)
 		io.br_tech = GLP_BR_PCH;
 	cb.node_limit = lp->par.node_limit;
+	cb.iter_limit = lp->par.iter_limit;
 	io.cb_func = mip_callback;
 	io.cb_info = &cb;
 	/* GLPK's MIP presolver (about twice as fast on our scheduling models)
 	 * solves its root LP without any time limit, and its search-tree
 	 * callback sees transformed columns; so it is used only without an
-	 * incumbent and on models whose root LP is quick. */
-	io.presolve = !c->inc && lp->nnz <= PRESOLVE_MAX_NNZ ? GLP_ON : GLP_OFF;
+	 * incumbent and on models whose root LP is quick, and not under an
+	 * iteration limit (which must cover the root LP too). */
+	io.presolve = !c->inc && lp->nnz <= PRESOLVE_MAX_NNZ && lp->par.iter_limit <= 0
+		? GLP_ON : GLP_OFF;
 	if (io.presolve == GLP_OFF) {
 		glp_smcp sm;
 		if (c->inc) {
@@ -628,16 +650,18 @@ static void solve_mip(struct solve_ctx *c, glp_prob *P)
 		sm.msg_lev = GLP_MSG_OFF;
 		sm.presolve = GLP_ON;
 		sm.tm_lim = ms_left(c);
+		sm.it_lim = iters_left(c, P);
 		ret = glp_simplex(P, &sm);
 		if (ret == 0 && glp_get_status(P) != GLP_OPT) {
 			/* the presolver gave no basis back: plain simplex */
 			sm.presolve = GLP_OFF;
 			sm.tm_lim = ms_left(c);
+			sm.it_lim = iters_left(c, P);
 			ret = glp_simplex(P, &sm);
 		}
-		if (ret == GLP_ETMLIM) {
+		if (ret == GLP_ETMLIM || ret == GLP_EITLIM) {
 			c->status = SB_LP_NOSOLUTION;  /* the incumbent is added later */
-			c->stopped = SB_LP_STOP_TIME;
+			c->stopped = ret == GLP_EITLIM ? SB_LP_STOP_ITERS : SB_LP_STOP_TIME;
 			return;
 		}
 		if (ret == GLP_ENOPFS) {
@@ -688,8 +712,7 @@ static void solve_mip(struct solve_ctx *c, glp_prob *P)
 	case GLP_ESTOP:
 		c->status = glp_mip_status(P) == GLP_FEAS ? SB_LP_FEASIBLE
 							   : SB_LP_NOSOLUTION;
-		c->stopped = ret == GLP_ESTOP && cb.hit_nodes ? SB_LP_STOP_NODES
-							       : SB_LP_STOP_TIME;
+		c->stopped = ret == GLP_ESTOP && cb.hit ? cb.hit : SB_LP_STOP_TIME;
 		break;
 	case GLP_ENOPFS:
 		c->status = SB_LP_INFEASIBLE;
@@ -951,6 +974,7 @@ const char *sb_lp_stop_name(int stopped)
 	case SB_LP_STOP_NONE: return "none";
 	case SB_LP_STOP_NODES: return "nodes";
 	case SB_LP_STOP_TIME: return "time";
+	case SB_LP_STOP_ITERS: return "iterations";
 	default: return "unknown";
 	}
 }

@@ -37,6 +37,7 @@ enum sb_lp_stop {
 	SB_LP_STOP_NONE = 0,
 	SB_LP_STOP_NODES = 1,
 	SB_LP_STOP_TIME = 2,
+	SB_LP_STOP_ITERS = 3,
 };
 
 struct sb_lp;
@@ -89,6 +90,9 @@ void sb_lp_result_release(struct sb_lp_result *res);
  *              Driebeck-Tomlin
  *   node_limit stop the search after this many subproblems (> 0), before
  *              the time limit where possible: see enum sb_lp_stop
+ *   iter_limit stop after this many simplex iterations in all (root LP and
+ *              subproblems; checked between subproblems), for models whose
+ *              LPs are large: a deterministic limit like node_limit
  * Big-M models want small tolerances: a binary at 1 - 1e-5 relaxes a
  * big-M row by M * 1e-5. */
 struct sb_lp_params {
@@ -97,6 +101,7 @@ struct sb_lp_params {
 	int cuts;
 	int pseudocost;
 	long node_limit;
+	long iter_limit;
 };
 void sb_lp_set_params(struct sb_lp *lp, const struct sb_lp_params *p);
 /* What the last solve had to say about the incumbent (ignored because
@@ -111,7 +116,7 @@ int sb_lp_check(const struct sb_lp *lp, const double *x, char *why, size_t whysz
 void sb_lp_test_fault(struct sb_lp *lp);
 /* Short names without white space ("optimal", "no-solution", ...). */
 const char *sb_lp_status_name(int status);
-/* "none", "nodes", "time" */
+/* "none", "nodes", "time", "iterations" */
 const char *sb_lp_stop_name(int stopped);
 /* "GLPK 5.0" */
 const char *sb_lp_version(void);

@@ -25,11 +25,11 @@ static const int procs[4] = { 2, 4, 8, 16 };
 static const struct sb_param params[] = {
 	{ "procs", 4, 1, 4, 1, "how many of the processor counts 2, 4, 8, 16" },
 	{ "files", 64, 1, 64, 1, "at most this many STG files (sorted by name)" },
-	{ "ti_nodes", 2000, 1, 1e9, 1, "branch-and-bound nodes of the time-indexed model "
+	{ "ti_iters", 20000, 1, 1e9, 1, "simplex iterations of the time-indexed model "
 	  "(deterministic limit)" },
-	{ "ti_limit", 120, 0.1, 3600, 0, "GLPK time limit of the time-indexed model (s; a "
+	{ "ti_limit", 60, 0.1, 3600, 0, "GLPK time limit of the time-indexed model (s; a "
 	  "safety net: rows that hit it depend on the machine and are flagged)" },
-	{ "ti_max_vars", 60000, 0, 1e7, 1, "solve the time-indexed model only up to this many binaries" },
+	{ "ti_max_vars", 15000, 0, 1e7, 1, "solve the time-indexed model only up to this many binaries" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
@@ -55,7 +55,7 @@ struct state {
 	int nfile, nproc;
 	char **file;  /* NULL entries: synthetic */
 	double ti_limit, ti_max;
-	long ti_nodes;
+	long ti_iters;
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -74,7 +74,7 @@ static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 	c->state = s;
 	s->nproc = (int)sb_opts_get(&c->opts, "procs");
 	s->ti_limit = sb_opts_get(&c->opts, "ti_limit");
-	s->ti_nodes = (long)sb_opts_get(&c->opts, "ti_nodes");
+	s->ti_iters = (long)sb_opts_get(&c->opts, "ti_iters");
 	s->ti_max = sb_opts_get(&c->opts, "ti_max_vars");
 	s->file = SB_NEW(char *, 256);
 	snprintf(dir, sizeof dir, "%s/stg", c->data_dir);
@@ -166,8 +166,11 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		goto out;
 	/* the time-indexed model needs integer durations and a small horizon */
 	if ((double)in.g.n * ceil(best) <= s->ti_max && best > b.lb) {
-		rc = sb_dag_time_indexed(&in, np, (int)ceil(best), s->ti_limit, s->ti_nodes,
-					 &lr, err);
+		struct sb_dag_milp_opts mo;
+		memset(&mo, 0, sizeof mo);
+		mo.time_limit = s->ti_limit;
+		mo.iter_limit = s->ti_iters;
+		rc = sb_dag_time_indexed(&in, np, (int)ceil(best), &mo, &lr, err);
 		if (rc)
 			goto out;
 		sb_dagexp_warn_time_stop(c, point, "time-indexed model", &lr);
@@ -215,7 +218,7 @@ const struct sb_experiment sb_experiment_dag_stg = {
 	.figure = "tf-F8",
 	.family = "dag",
 	.params = params,
-	.quick_set = "procs=2 files=4 ti_nodes=300",
+	.quick_set = "procs=2 files=4 ti_iters=5000",
 	.cols = cols,
 	.timing_cols = timing_cols,
 	.summary_by = "procs policy",

@@ -356,7 +356,7 @@ Test(dagbound, time_indexed_matches_bruteforce)
 		bf = sb_dag_bruteforce_relaxed(&in);
 		v = sb_dag_bruteforce_exact(&in);
 		cr_assert_float_eq(v, bf, 1e-12);
-		cr_assert_eq(sb_dag_time_indexed(&in, 2, 0, TL, 0, &ti, &err), 0, "%s", err.msg);
+		cr_assert_eq(sb_dag_time_indexed(&in, 2, 0, NULL, &ti, &err), 0, "%s", err.msg);
 		cr_assert_eq(ti.status, SB_LP_OPTIMAL);
 		cr_assert_float_eq(ti.obj, bf, 1e-6, "instance %d: time-indexed %g, brute %g",
 				   i, ti.obj, bf);
@@ -365,7 +365,7 @@ Test(dagbound, time_indexed_matches_bruteforce)
 		sb_lp_result_release(&ti);
 		sb_lp_result_release(&rx);
 		/* a horizon below the critical path: no schedule */
-		cr_assert_eq(sb_dag_time_indexed(&in, 2, 1, TL, 0, &ti, &err), 0);
+		cr_assert_eq(sb_dag_time_indexed(&in, 2, 1, NULL, &ti, &err), 0);
 		cr_assert_eq(ti.status, SB_LP_INFEASIBLE);
 		sb_lp_result_release(&ti);
 		sb_dag_inst_release(&in);
@@ -382,7 +382,7 @@ Test(dagbound, time_indexed_rejects_fractional_work)
 
 	mk_inst(&in, &gp, 7, 0);
 	in.g.ops[1] = 2.5;
-	cr_assert_eq(sb_dag_time_indexed(&in, 2, 0, TL, 0, &ti, &err), SB_EXIT_INPUT);
+	cr_assert_eq(sb_dag_time_indexed(&in, 2, 0, NULL, &ti, &err), SB_EXIT_INPUT);
 	cr_assert(strstr(err.msg, "integer") != NULL, "%s", err.msg);
 	sb_dag_inst_release(&in);
 }
