@@ -218,7 +218,15 @@ static int cmd_run(int argc, char **argv)
 	snprintf(partial, sizeof partial, "%s.partial", out);
 	so.jobs = jobs;
 	so.partial_dir = partial;
-	so.config_hash = sb_hash_str(config) ^ sb_hash_str(SB_GIT_SHA);
+	/* a checkpoint is reused only by the same configuration and the very
+	 * same binary (the git revision alone misses uncommitted changes) */
+	{
+		char self[65];
+		struct sb_err e2;
+		so.config_hash = sb_hash_str(config) ^ sb_hash_str(SB_GIT_SHA);
+		if (sb_sha256_file("/proc/self/exe", self, &e2) == 0)
+			so.config_hash ^= sb_hash_str(self) * 31;
+	}
 	sb_table_init(&points, e->cols);
 	if (e->timing_cols)
 		sb_table_init(&timing, e->timing_cols);

@@ -565,6 +565,7 @@ static void solve_lp(struct solve_ctx *c, glp_prob *P)
 
 	glp_init_smcp(&sm);
 	sm.msg_lev = GLP_MSG_OFF;
+	sm.meth = c->lp->par.dual ? GLP_DUALP : GLP_PRIMAL;
 	sm.presolve = GLP_ON;
 	sm.tm_lim = ms_left(c);
 	sm.it_lim = iters_left(c, P);

@@ -90,6 +90,8 @@ void sb_lp_result_release(struct sb_lp_result *res);
  *              Driebeck-Tomlin
  *   node_limit stop the search after this many subproblems (> 0), before
  *              the time limit where possible: see enum sb_lp_stop
+ *   dual       1: LPs by the dual simplex (GLPK: primal), faster on
+ *              longest-path-like LPs
  *   iter_limit stop after this many simplex iterations in all (root LP and
  *              subproblems; checked between subproblems), for models whose
  *              LPs are large: a deterministic limit like node_limit
@@ -102,6 +104,7 @@ struct sb_lp_params {
 	int pseudocost;
 	long node_limit;
 	long iter_limit;
+	int dual;
 };
 void sb_lp_set_params(struct sb_lp *lp, const struct sb_lp_params *p);
 /* What the last solve had to say about the incumbent (ignored because

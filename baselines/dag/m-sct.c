@@ -21,8 +21,10 @@
  * Our choices: Baechi assumes identical devices; we take p_i = ops(i)/s̄
  * (mean speed), or the mean ETC time over the allowed devices when an ETC
  * matrix is given, and c_ij = size(i,j)/r̄ (mean rate over pairs d != d',
- * 0 if every rate is infinite). The LP is solved with GLPK's simplex (not
- * MOSEK) under a time limit (parameter lp_time); the row s_i + p_i <= w is
+ * 0 if every rate is infinite). The LP is solved with GLPK's dual simplex
+ * (not MOSEK) under a limit on simplex iterations (parameter lp_iters: a
+ * deterministic limit, so the result does not depend on the machine) and
+ * a time limit as a safety net (lp_time); the row s_i + p_i <= w is
  * written for exit ops only, which implies it for all. The LP's row sums
  * allow at most one x < 0.5 per op and per child; rounding noise is
  * guarded by keeping the smallest x. If the LP does not end optimal
@@ -35,14 +37,18 @@
 #include <math.h>
 
 static const struct sb_param msct_params[] = {
-	{ "lp_time", 10, 0.01, 3600, 0, "time limit of the favourite-child LP (seconds)" },
+	{ "lp_iters", 15000, 1, 1e9, 1, "simplex iteration limit of the favourite-child LP "
+	  "(enough for the 5k-op TF graph; larger layered graphs fall back to m-etf)" },
+	{ "lp_time", 600, 0.01, 3600, 0, "time limit of the favourite-child LP (seconds; a "
+	  "safety net: a run that hits it depends on the machine, and says so)" },
 	{ "threshold", 0.5, 0, 1, 0, "an edge with x below this is a favourite-child edge" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
 /* Solve the LP; x[e] for every edge. Returns 0, or -1 (with a warning
  * already printed) when no optimal solution came back. */
-static int favourite_lp(const struct sb_dag_inst *in, double time_limit, double *x)
+static int favourite_lp(const struct sb_dag_inst *in, double time_limit, long iter_limit,
+			double *x)
 {
 	const struct sb_dag *g = &in->g;
 	double *wbar = SB_NEW(double, g->n), *cbar = SB_NEW(double, g->m);
@@ -50,6 +56,7 @@ static int favourite_lp(const struct sb_dag_inst *in, double time_limit, double 
 	double *vals = SB_NEW(double, g->m + 3);
 	double sbar = sb_dag_mean_speed(in);
 	struct sb_lp *lp = sb_lp_new("m-sct favourite children", 1);
+	struct sb_lp_params par = { .dual = 1, .iter_limit = iter_limit };
 	struct sb_lp_result res = { 0 };
 	struct sb_err err = { 0 };
 	int v, e, k, s0, wcol, rc = -1;
@@ -97,11 +104,13 @@ static int favourite_lp(const struct sb_dag_inst *in, double time_limit, double 
 			sb_lp_add_row(lp, NULL, -SB_LP_INF, -wbar[v], 2, cols, vals);
 		}
 	}
+	sb_lp_set_params(lp, &par);
 	if (sb_lp_solve(lp, 1, time_limit, 0, &res, &err))
 		sb_warn("m-sct: %s; running as m-etf", err.msg);
 	else if (res.status != SB_LP_OPTIMAL || !res.x)
-		sb_warn("m-sct: favourite-child lp ended %s after %.1f s; running as m-etf",
-			sb_lp_status_name(res.status), res.seconds);
+		sb_warn("m-sct: favourite-child lp ended %s (%s limit) after %.1f s; "
+			"running as m-etf", sb_lp_status_name(res.status),
+			sb_lp_stop_name(res.stopped), res.seconds);
 	else {
 		for (e = 0; e < g->m; e++)
 			x[e] = res.x[e];
@@ -160,7 +169,8 @@ static int msct_partition(const struct sb_dag_inst *in, const struct sb_opts *o,
 
 	for (v = 0; v < g->n; v++)
 		fav[v] = -1;
-	if (g->m > 0 && favourite_lp(in, sb_opts_get_or(o, "lp_time", 10), x) == 0)
+	if (g->m > 0 && favourite_lp(in, sb_opts_get_or(o, "lp_time", 600),
+					(long)sb_opts_get_or(o, "lp_iters", 15000), x) == 0)
 		favourites(g, x, sb_opts_get_or(o, "threshold", 0.5), fav);
 	rc = sb_ls_etf(in, &cfg, plan, err);
 	sb_free(fav);
