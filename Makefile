@@ -48,7 +48,7 @@ LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC   := $(sort $(wildcard tests/test_*.c))
 TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-.PHONY: FORCE all help deps need-deps test test-run smoke smoke-run reproduce paper bench asan \
+.PHONY: FORCE validate-rf all help deps need-deps test test-run smoke smoke-run reproduce paper bench asan \
         data clean new-baseline experiments figures verify mpi-check fuzz
 
 all: $(BIN)
@@ -63,6 +63,7 @@ help:
 	@echo "  make bench                speed: events/s, policy and solver times -> results/bench.h5"
 	@echo "  make asan                 tests and loader fuzzing under AddressSanitizer/UBSan"
 	@echo "  make paper                build paper/report.pdf from results and figures"
+	@echo "  make validate-rf          A-SRPT's random forest against scikit-learn (if installed)"
 	@echo "  make new-baseline FAMILY=dag NAME=foo   start a baseline from the template"
 	@echo "  make MPI=1                build bin/sb-mpi for mpirun"
 	@echo "  make clean                remove build products (not results/)"
@@ -159,6 +160,17 @@ bench: need-deps
 data:
 	@DATA_DIR=$(DATA_DIR) DATA_MIRROR=$(DATA_MIRROR) sh scripts/fetch-data
 
+# A-SRPT's random forest (algorithms/asrpt/rf.c) against scikit-learn.
+# scikit-learn is not a dependency: without python3-sklearn the script
+# prints "skipped" and succeeds.
+PYTHON3 ?= /usr/bin/python3
+
+$(BUILD)/rf_tool: $(BUILD)/tests/rf_tool.o $(BUILD)/libsb.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+validate-rf: $(BUILD)/rf_tool
+	@$(PYTHON3) tests/rf_sklearn.py $(BUILD)/rf_tool
+
 new-baseline:
 	@sh scripts/new-baseline "$(FAMILY)" "$(NAME)"
 
@@ -168,4 +180,4 @@ mpi-check:
 clean:
 	rm -rf $(BUILD) build-asan bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/core/main.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/core/main.d $(BUILD)/tests/rf_tool.d

@@ -3,6 +3,7 @@
  * from the generated list $(BUILD)/registry.def (scripts/gen-registry).
  * Nothing here names a policy: adding a file adds an entry.
  */
+#include "cluster.h"
 #include "dag.h"
 #include "registry.h"
 #include "exp.h"
@@ -14,106 +15,165 @@
 #include "registry.def"
 #undef SB_REG
 
+struct entry {
+	const void *p;
+	const char *file;
+};
+
 /* One table per type; SB_REG_<type> keeps only its own entries. */
 #define SB_REG(type, var, file) SB_REG_##type(var, file)
+#define KEEP(var, file) { &var, file },
+#define SKIP(var, file)
 
-#define SB_REG_dag_policy(var, file) { &var, file },
-#define SB_REG_experiment(var, file)
-static const struct { const struct sb_dag_policy *p; const char *file; } dag_table[] = {
+#define SB_REG_dag_policy KEEP
+#define SB_REG_cluster_policy SKIP
+#define SB_REG_experiment SKIP
+static const struct entry dag_entries[] = {
 #include "registry.def"
 	{ NULL, NULL }
 };
 #undef SB_REG_dag_policy
+#undef SB_REG_cluster_policy
 #undef SB_REG_experiment
 
-#define SB_REG_dag_policy(var, file)
-#define SB_REG_experiment(var, file) { &var, file },
-static const struct { const struct sb_experiment *p; const char *file; } exp_table[] = {
+#define SB_REG_dag_policy SKIP
+#define SB_REG_cluster_policy KEEP
+#define SB_REG_experiment SKIP
+static const struct entry cluster_entries[] = {
 #include "registry.def"
 	{ NULL, NULL }
 };
 #undef SB_REG_dag_policy
+#undef SB_REG_cluster_policy
 #undef SB_REG_experiment
 
-#define NDAG ((int)(sizeof dag_table / sizeof dag_table[0]) - 1)
-#define NEXP ((int)(sizeof exp_table / sizeof exp_table[0]) - 1)
+#define SB_REG_dag_policy SKIP
+#define SB_REG_cluster_policy SKIP
+#define SB_REG_experiment KEEP
+static const struct entry exp_entries[] = {
+#include "registry.def"
+	{ NULL, NULL }
+};
+#undef SB_REG_dag_policy
+#undef SB_REG_cluster_policy
+#undef SB_REG_experiment
 
-static const struct sb_dag_policy *dag_sorted[NDAG + 1];
-static const struct sb_experiment *exp_sorted[NEXP + 1];
-static int sorted_done;
-
-static int cmp_dag(const void *a, const void *b)
+static const char *dag_name(const void *p) { return ((const struct sb_dag_policy *)p)->name; }
+static const char *cluster_name(const void *p)
 {
-	return strcmp((*(const struct sb_dag_policy *const *)a)->name,
-		      (*(const struct sb_dag_policy *const *)b)->name);
+	return ((const struct sb_cluster_policy *)p)->name;
+}
+static const char *exp_name(const void *p) { return ((const struct sb_experiment *)p)->name; }
+
+struct table {
+	const struct entry *e;
+	const char *(*name)(const void *);
+	int n;
+	const void **sorted;   /* by name */
+};
+
+#define NSLOT(a) (sizeof a / sizeof a[0])
+static const void *dag_sorted[NSLOT(dag_entries)];
+static const void *cluster_sorted[NSLOT(cluster_entries)];
+static const void *exp_sorted[NSLOT(exp_entries)];
+
+/* (static storage: no allocation, so lookups work whatever a test does to
+ * the allocator) */
+static struct table tables[3] = {
+	{ dag_entries, dag_name, -1, dag_sorted },
+	{ cluster_entries, cluster_name, -1, cluster_sorted },
+	{ exp_entries, exp_name, -1, exp_sorted },
+};
+
+static const char *(*cmp_name)(const void *);
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(cmp_name(*(const void *const *)a), cmp_name(*(const void *const *)b));
 }
 
-static int cmp_exp(const void *a, const void *b)
+/* The table sorted by name (built on first use; the registry is static). */
+static struct table *get(int k)
 {
-	return strcmp((*(const struct sb_experiment *const *)a)->name,
-		      (*(const struct sb_experiment *const *)b)->name);
-}
-
-static void sort_tables(void)
-{
+	struct table *t = &tables[k];
 	int i;
-	if (sorted_done)
-		return;
-	for (i = 0; i < NDAG; i++)
-		dag_sorted[i] = dag_table[i].p;
-	for (i = 0; i < NEXP; i++)
-		exp_sorted[i] = exp_table[i].p;
-	qsort(dag_sorted, (size_t)NDAG, sizeof dag_sorted[0], cmp_dag);
-	qsort(exp_sorted, (size_t)NEXP, sizeof exp_sorted[0], cmp_exp);
-	sorted_done = 1;
+	if (t->n >= 0)
+		return t;
+	for (i = 0; t->e[i].p; i++)
+		t->sorted[i] = t->e[i].p;
+	t->n = i;
+	cmp_name = t->name;
+	qsort(t->sorted, (size_t)t->n, sizeof *t->sorted, cmp_entry);
+	return t;
+}
+
+static const void *find(int k, const char *name)
+{
+	struct table *t = get(k);
+	int i;
+	for (i = 0; i < t->n; i++)
+		if (strcmp(t->name(t->e[i].p), name) == 0)
+			return t->e[i].p;
+	return NULL;
+}
+
+static const char *file_of(int k, const void *p)
+{
+	struct table *t = get(k);
+	int i;
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].p == p)
+			return t->e[i].file;
+	return NULL;
 }
 
 const struct sb_dag_policy *const *sb_dag_policies(int *n)
 {
-	sort_tables();
-	*n = NDAG;
-	return dag_sorted;
+	struct table *t = get(0);
+	*n = t->n;
+	return (const struct sb_dag_policy *const *)t->sorted;
 }
 
 const struct sb_dag_policy *sb_dag_policy_find(const char *name)
 {
-	int i;
-	for (i = 0; i < NDAG; i++)
-		if (strcmp(dag_table[i].p->name, name) == 0)
-			return dag_table[i].p;
-	return NULL;
+	return find(0, name);
 }
 
 const char *sb_dag_policy_file(const struct sb_dag_policy *p)
 {
-	int i;
-	for (i = 0; i < NDAG; i++)
-		if (dag_table[i].p == p)
-			return dag_table[i].file;
-	return NULL;
+	return file_of(0, p);
+}
+
+const struct sb_cluster_policy *const *sb_cluster_policies(int *n)
+{
+	struct table *t = get(1);
+	*n = t->n;
+	return (const struct sb_cluster_policy *const *)t->sorted;
+}
+
+const struct sb_cluster_policy *sb_cluster_policy_find(const char *name)
+{
+	return find(1, name);
+}
+
+const char *sb_cluster_policy_file(const struct sb_cluster_policy *p)
+{
+	return file_of(1, p);
 }
 
 const struct sb_experiment *const *sb_experiments(int *n)
 {
-	sort_tables();
-	*n = NEXP;
-	return exp_sorted;
+	struct table *t = get(2);
+	*n = t->n;
+	return (const struct sb_experiment *const *)t->sorted;
 }
 
 const struct sb_experiment *sb_experiment_find(const char *name)
 {
-	int i;
-	for (i = 0; i < NEXP; i++)
-		if (strcmp(exp_table[i].p->name, name) == 0)
-			return exp_table[i].p;
-	return NULL;
+	return find(2, name);
 }
 
 const char *sb_experiment_file(const struct sb_experiment *e)
 {
-	int i;
-	for (i = 0; i < NEXP; i++)
-		if (exp_table[i].p == e)
-			return exp_table[i].file;
-	return NULL;
+	return file_of(2, e);
 }

@@ -1,0 +1,243 @@
+/*
+ * clustercheck.c - independent validation of a cluster simulation and the
+ * metrics of a validated run.
+ *
+ * The checker reads only the job set, the cluster and the recorded
+ * segments; it rebuilds each job's communication graph and recomputes the
+ * iteration time of every segment from its GPUs (the model functions of
+ * jobgraph.c, not the simulator's bookkeeping), then checks: every job
+ * runs after its arrival, exactly n_j iterations in all, each segment on
+ * g_j distinct GPUs of the cluster; no GPU holds two segments at once;
+ * resumed segments pay the restart overhead and first segments do not; a
+ * completed segment lasts overhead + iterations x tau, a preempted one
+ * holds exactly the whole iterations that fit; segments of one job do not
+ * overlap; preemption counts, first starts and finish times agree.
+ */
+#include "cluster.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REL 1e-9
+
+static int close_to(double a, double b)
+{
+	return fabs(a - b) <= REL * sb_max(1.0, sb_max(fabs(a), fabs(b)));
+}
+
+struct gint {
+	int gpu;
+	double start, end;
+	int seg;
+};
+
+static int cmp_gint(const void *a, const void *b)
+{
+	const struct gint *x = a, *y = b;
+	if (x->gpu != y->gpu)
+		return x->gpu < y->gpu ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->seg > y->seg) - (x->seg < y->seg);
+}
+
+#define FAIL(...) do { snprintf(why, whysz, __VA_ARGS__); rc = -1; goto out; } while (0)
+
+int sb_cluster_check(const struct sb_cluster *cl, const struct sb_jobset *js,
+		     const struct sb_cluster_result *r, char *why, size_t whysz)
+{
+	int n = js->n, N = cl->nserver * cl->gpus, rc = 0, i, k, maxg = 1;
+	long *iters = SB_NEW(long, n > 0 ? n : 1);
+	int *nseg = SB_NEW(int, n > 0 ? n : 1), *last = SB_NEW(int, n > 0 ? n : 1);
+	long total_gpu = 0, ng = 0;
+	struct gint *gi = NULL;
+	int *server = NULL;
+	unsigned char *seen = SB_NEW(unsigned char, N);
+	struct sb_jobgraph h;
+
+	memset(&h, 0, sizeof h);
+	if (r->n != n)
+		FAIL("result has %d jobs, the job set %d", r->n, n);
+	for (i = 0; i < n; i++) {
+		last[i] = -1;
+		if (js->job[i].gpus > maxg)
+			maxg = js->job[i].gpus;
+	}
+	server = SB_NEW(int, maxg);
+	for (k = 0; k < r->nseg; k++) {
+		const struct sb_cluster_seg *sg = &r->seg[k];
+		if (sg->job < 0 || sg->job >= n)
+			FAIL("segment %d: job %d out of range", k, sg->job);
+		total_gpu += js->job[sg->job].gpus;
+	}
+	gi = SB_NEW(struct gint, total_gpu > 0 ? total_gpu : 1);
+
+	for (k = 0; k < r->nseg; k++) {
+		const struct sb_cluster_seg *sg = &r->seg[k];
+		const struct sb_job *j = &js->job[sg->job];
+		double expect_oh, tau, len;
+		int v;
+
+		if (!(isfinite(sg->start) && isfinite(sg->end) && sg->end >= sg->start))
+			FAIL("job %d: segment %d has start %g, end %g", sg->job, k, sg->start, sg->end);
+		if (sg->start < j->arrival)
+			FAIL("job %d starts at %g before its arrival %g", sg->job, sg->start, j->arrival);
+		if (last[sg->job] >= 0 && sg->start < r->seg[last[sg->job]].end)
+			FAIL("job %d: segments %d and %d overlap", sg->job, last[sg->job], k);
+		if (sg->gpu_off < 0)
+			FAIL("segment %d: bad GPU list", k);
+		for (v = 0; v < j->gpus; v++) {
+			int gp = r->gpu[sg->gpu_off + v];
+			if (gp < 0 || gp >= N)
+				FAIL("job %d: GPU %d out of range", sg->job, gp);
+			if (seen[gp])
+				FAIL("job %d: GPU %d used twice in one segment (gang of %d)", sg->job,
+				     gp, j->gpus);
+			seen[gp] = 1;
+			server[v] = gp / cl->gpus;
+			gi[ng].gpu = gp;
+			gi[ng].start = sg->start;
+			gi[ng].end = sg->end;
+			gi[ng].seg = k;
+			ng++;
+		}
+		for (v = 0; v < j->gpus; v++)
+			seen[r->gpu[sg->gpu_off + v]] = 0;
+
+		/* iteration time from the GPUs, independently of the simulator */
+		sb_jobgraph_build(&h, j, &js->model[j->model], cl);
+		tau = sb_job_iter_time(cl, &h, server);
+		sb_jobgraph_release(&h);
+		if (!close_to(tau, sg->tau))
+			FAIL("job %d: segment %d records tau %.17g, its GPUs give %.17g", sg->job, k,
+			     sg->tau, tau);
+		expect_oh = nseg[sg->job] > 0 ? cl->restart : 0;
+		if (!close_to(sg->overhead, expect_oh))
+			FAIL("job %d: segment %d overhead %g, expected %g", sg->job, k, sg->overhead,
+			     expect_oh);
+		if (sg->iters < 0)
+			FAIL("job %d: segment %d has %ld iterations", sg->job, k, sg->iters);
+		len = sg->end - sg->start;
+		if (sg->preempted) {
+			double el = len - expect_oh;
+			long fit = el > 0 ? (long)floor(el / tau + 1e-9) : 0;
+			if (sg->iters != fit)
+				FAIL("job %d: preempted segment %d of %g s holds %ld iterations of "
+				     "%g s (fits %ld)", sg->job, k, len, sg->iters, tau, fit);
+		} else if (!close_to(len, expect_oh + (double)sg->iters * tau)) {
+			FAIL("job %d: segment %d lasts %.17g s, %ld iterations of %g s need %.17g",
+			     sg->job, k, len, sg->iters, tau, expect_oh + (double)sg->iters * tau);
+		}
+		iters[sg->job] += sg->iters;
+		nseg[sg->job]++;
+		if (!sg->preempted && iters[sg->job] != j->iters)
+			FAIL("job %d: ended with %ld of %ld iterations", sg->job, iters[sg->job],
+			     j->iters);
+		last[sg->job] = k;
+	}
+	for (i = 0; i < n; i++) {
+		const struct sb_job *j = &js->job[i];
+		if (iters[i] != j->iters)
+			FAIL("job %d ran %ld iterations, needs %ld", i, iters[i], j->iters);
+		if (last[i] < 0 || r->seg[last[i]].preempted)
+			FAIL("job %d never completed", i);
+		if (r->npreempt[i] != nseg[i] - 1)
+			FAIL("job %d: %d preemptions recorded, %d segments", i, r->npreempt[i],
+			     nseg[i]);
+		if (!close_to(r->finish[i], r->seg[last[i]].end))
+			FAIL("job %d: finish %g, last segment ends %g", i, r->finish[i],
+			     r->seg[last[i]].end);
+		if (!(r->first_start[i] >= j->arrival))
+			FAIL("job %d: first start %g before arrival %g", i, r->first_start[i],
+			     j->arrival);
+	}
+	/* no GPU holds two jobs at once */
+	qsort(gi, (size_t)ng, sizeof *gi, cmp_gint);
+	for (k = 1; k < ng; k++)
+		if (gi[k].gpu == gi[k - 1].gpu && gi[k].start < gi[k - 1].end)
+			FAIL("GPU %d holds jobs %d and %d at once (%g < %g)", gi[k].gpu,
+			     r->seg[gi[k - 1].seg].job, r->seg[gi[k].seg].job, gi[k].start,
+			     gi[k - 1].end);
+out:
+	sb_free(iters);
+	sb_free(nseg);
+	sb_free(last);
+	sb_free(gi);
+	sb_free(server);
+	sb_free(seen);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Metrics                                                             */
+/* ------------------------------------------------------------------ */
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Percentile by the nearest-rank method on sorted v[0..n). */
+static double pct(const double *v, int n, double q)
+{
+	int k;
+	if (n == 0)
+		return NAN;
+	k = (int)ceil(q * n) - 1;
+	if (k < 0)
+		k = 0;
+	if (k >= n)
+		k = n - 1;
+	return v[k];
+}
+
+void sb_cluster_metrics(const struct sb_cluster *cl, const struct sb_jobset *js,
+			const struct sb_cluster_result *r, int first,
+			struct sb_cluster_metrics *m)
+{
+	int n = js->n, i, k, cnt = 0;
+	double *jct = SB_NEW(double, n > 0 ? n : 1), busy = 0, t0 = INFINITY, t1 = 0;
+	double wsum = 0, wslow = 0;
+
+	memset(m, 0, sizeof *m);
+	if (first < 0)
+		first = 0;
+	for (i = 0; i < n; i++) {
+		t0 = sb_min(t0, js->job[i].arrival);
+		t1 = sb_max(t1, r->finish[i]);
+		if (i < first)
+			continue;
+		jct[cnt++] = r->finish[i] - js->job[i].arrival;
+		m->jct_mean += r->finish[i] - js->job[i].arrival;
+		m->total_completion += r->finish[i];
+		m->queue_mean += r->first_start[i] - js->job[i].arrival;
+		m->preemptions += r->npreempt[i];
+	}
+	for (k = 0; k < r->nseg; k++) {
+		const struct sb_cluster_seg *sg = &r->seg[k];
+		busy += js->job[sg->job].gpus * (sg->end - sg->start);
+		if (sg->job < first)
+			continue;
+		m->inter_bytes += sg->cut * ((sg->end - sg->start - sg->overhead) / sg->tau);
+		wsum += (double)sg->iters;
+		wslow += (double)sg->iters * sg->tau / r->tau_ref[sg->job];
+	}
+	m->n = cnt;
+	if (cnt > 0) {
+		m->jct_mean /= cnt;
+		m->queue_mean /= cnt;
+		qsort(jct, (size_t)cnt, sizeof *jct, cmp_dbl);
+		m->jct_p50 = pct(jct, cnt, 0.50);
+		m->jct_p95 = pct(jct, cnt, 0.95);
+		m->jct_p99 = pct(jct, cnt, 0.99);
+	} else {
+		m->jct_mean = m->queue_mean = m->jct_p50 = m->jct_p95 = m->jct_p99 = NAN;
+	}
+	m->slowdown_mean = wsum > 0 ? wslow / wsum : NAN;
+	m->makespan = n > 0 ? t1 - t0 : 0;
+	m->util = m->makespan > 0 ? busy / ((double)cl->nserver * cl->gpus * m->makespan) : 0;
+	sb_free(jct);
+}
