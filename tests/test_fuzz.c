@@ -3,7 +3,8 @@
  *
  * Small valid inputs are mutated with seeded edits (byte flips, truncation,
  * duplicated, deleted or swapped lines, huge numbers, NaN, "-1", very long
- * lines, NUL bytes), written to a temporary file and loaded. A loader must
+ * lines, NUL bytes; JSON brackets, escapes and literals for the JSON
+ * inputs), written to a temporary file and loaded. A loader must
  * return 0 or SB_EXIT_INPUT (with a message naming the file), and on
  * success the instance must be consistent. Run under AddressSanitizer and
  * UBSan by `make asan`, which also checks that every path frees what it
@@ -17,7 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "testutil.h"
+#include "trace.h"
 #include "workloads.h"
 
 /* ------------------------------------------------------------------ */
@@ -71,6 +74,47 @@ static const char etc_conn[] =
 	"T,T0,T1,T2,T3\nT0,0,18,12,9\nT1,0,0,0,19\nT2,0,0,0,23\nT3,0,0,0,0\n";
 static const char etc_bw[] =
 	"P,P_0,P_1,P_2\nP_0,0,1,1\nP_1,1,0,1\nP_2,1,1,0\nStartup,0,0,0\n";
+
+static const char tiresias_seed[] =
+	"job_id,num_gpu,submit_time,iterations,model_name,duration,interval\r\n"
+	"0,1,0,606,vgg19,164,30\r\n1,8,30,133,vgg11,147,23\r\n"
+	"2,2,53,157,inception4,127,26\r\n3,1,53,513,googlenet,121.5,20\r\n";
+
+static const char *const philly_seeds[] = {
+	"[\n    {\n        \"id\": \"application_1506638472019_14199\",\n"
+	"        \"num_gpus\": 8,\n        \"runtime\": 3221.05,\n"
+	"        \"attempts\": [\n            {\n"
+	"                \"start_time\": \"2017-10-07 01:12:09\",\n"
+	"                \"end_time\": \"2017-10-07 01:13:23\"\n            },\n"
+	"            {\n                \"start_time\": \"2017-10-07 01:13:30\",\n"
+	"                \"end_time\": \"2017-10-09 06:53:12\"\n            }\n"
+	"        ],\n        \"submitted_time\": \"2017-10-07 01:11:39\"\n    },\n"
+	"    {\n        \"id\": \"application_1508364558011_25820\",\n"
+	"        \"num_gpus\": 4,\n        \"runtime\": 8812.2,\n"
+	"        \"attempts\": [\n            {\n"
+	"                \"start_time\": \"2017-11-02 05:56:51\",\n"
+	"                \"end_time\": \"2017-11-08 08:49:03\"\n            }\n"
+	"        ],\n        \"submitted_time\": \"2016-02-29 05:43:55\"\n    }\n]",
+	"[{\"id\":\"a\\u00e9\",\"num_gpus\":4,\"runtime\":0,\"attempts\":[],"
+	"\"submitted_time\":\"2017-01-01 00:00:00\",\"x\":[true,false,null,{}]},"
+	"{\"id\":\"b\",\"num_gpus\":16,\"runtime\":1.5e1,\"attempts\":[{\"start_time\":"
+	"\"2017-01-01 00:00:00\",\"end_time\":\"2017-01-01 00:15:00\"}],"
+	"\"submitted_time\":\"2017-01-01 00:00:00\"}]",
+};
+
+static const char *const values_seeds[] = {
+	"runtime\n0.0\n1.0\n1186.0\n4628239.0\n",
+	"runtime\r\n121\r\n\r\n2227\r\n53294624",
+};
+
+static const char *const cluster_seeds[] = {
+	"num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n1,16,4,128,254",
+	"num_switch,num_node_p_switch,num_gpu_p_node,num_cpu_p_node,mem_p_node\n5,32,8,128,256\n",
+};
+
+static const char tensors_seed[] =
+	"model,tensor_index,size_mb\nvgg19,0,1.1\nvgg19,1,2.3\nalexnet,0,0.1\n"
+	"vgg19,2,392.0\nalexnet,2,144.0\nalexnet,1,36.0\n";
 
 /* ------------------------------------------------------------------ */
 /* Mutations                                                           */
@@ -218,6 +262,25 @@ static void mutate(struct buf *b, struct sb_rng *r)
 	}
 }
 
+/* mutate, or insert a JSON token (structure, escapes, literals). */
+static void mutate_json(struct buf *b, struct sb_rng *r)
+{
+	static const char *const tokens[] = {
+		"{", "}", "[", "]", "\"", ":", ",", "\\", "\\u", "\\ud800", "\\u0000",
+		"\\n", "true", "null", "[[[[[[[[", "{\"a\":", "\"id\"", "\"num_gpus\": 4",
+		"\"runtime\": 0", "\"attempts\": []", "2017-02-29 00:00:00",
+		"9999-12-31 23:59:59", "0001-01-01 00:00:00", "1e400", "-0", "4.0",
+	};
+	const char *t;
+
+	if (sb_rng_below(r, 2)) {
+		mutate(b, r);
+		return;
+	}
+	t = tokens[sb_rng_below(r, sizeof tokens / sizeof tokens[0])];
+	buf_insert(b, pos(r, b, 1), t, strlen(t));
+}
+
 /* ------------------------------------------------------------------ */
 /* Harness                                                             */
 /* ------------------------------------------------------------------ */
@@ -279,6 +342,32 @@ static void check_devices(const struct sb_devices *d)
 	cr_assert_gt(d->n, 0);
 	for (i = 0; i < d->n; i++)
 		cr_assert(d->speed[i] > 0 && isfinite(d->speed[i]));
+}
+
+static void check_trace(const struct sb_trace *t)
+{
+	int i, k;
+
+	cr_assert_gt(t->n, 0);
+	cr_assert_geq(t->ndropped, 0);
+	cr_assert_lt(strlen(t->drop_note), sizeof t->drop_note);
+	cr_assert_eq(t->ndropped > 0, t->drop_note[0] != '\0');
+	cr_assert_eq(t->job[0].submit, 0);
+	for (i = 0; i < t->n; i++) {
+		const struct sb_trace_job *x = &t->job[i];
+		cr_assert(isfinite(x->submit) && x->submit >= 0);
+		if (i)
+			cr_assert_geq(x->submit, t->job[i - 1].submit, "not sorted");
+		cr_assert_geq(x->gpus, 1);
+		cr_assert(isfinite(x->runtime) && (x->runtime > 0 || x->runtime < 0));
+		cr_assert(x->iters >= 1 || x->iters == -1);
+		cr_assert_geq(x->attempts, 1);
+		cr_assert(x->id[0] && memchr(x->id, '\0', sizeof x->id));
+		cr_assert(memchr(x->model, '\0', sizeof x->model));
+	}
+	for (i = 0; i < t->n && t->n <= 64; i++)
+		for (k = i + 1; k < t->n; k++)
+			cr_assert(strcmp(t->job[i].id, t->job[k].id), "duplicate id");
 }
 
 static void check_fail(int rc, const struct sb_err *err, const char *path)
@@ -473,4 +562,230 @@ Test(fuzz, etc)
 		free(b[i].p);
 		unlink(path[i]);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Cluster-family loaders (trace.h)                                    */
+/* ------------------------------------------------------------------ */
+
+Test(fuzz, tiresias_jobs)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("tiresias_jobs"), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+
+	temp_path(path, sizeof path);
+	for (it = 0; it < n; it++) {
+		struct sb_trace t;
+		struct sb_err err = { 0 };
+		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
+		buf_set(&b, tiresias_seed);
+		for (k = 0; k < muts; k++)
+			mutate(&b, &r);
+		write_file(path, &b);
+		rc = sb_load_tiresias_jobs(path, &t, &err);
+		if (rc == 0) {
+			check_trace(&t);
+			cr_assert_eq(t.ndropped, 0);
+			for (k = 0; k < t.n; k++)
+				cr_assert(t.job[k].runtime > 0 && t.job[k].iters >= 1 &&
+					  t.job[k].model[0]);
+			ok++;
+		} else {
+			check_fail(rc, &err, path);
+			cr_assert_null(t.job);
+		}
+		sb_trace_release(&t);
+	}
+	cr_log_info("fuzz tiresias_jobs: %ld of %ld mutated inputs accepted", ok, n);
+	free(b.p);
+	unlink(path);
+}
+
+Test(fuzz, philly_jobs)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("philly_jobs"), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+
+	temp_path(path, sizeof path);
+	for (it = 0; it < n; it++) {
+		struct sb_trace t;
+		struct sb_err err = { 0 };
+		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
+		buf_set(&b, philly_seeds[sb_rng_below(&r, 2)]);
+		for (k = 0; k < muts; k++)
+			mutate_json(&b, &r);
+		write_file(path, &b);
+		rc = sb_load_philly_jobs(path, &t, &err);
+		if (rc == 0) {
+			check_trace(&t);
+			for (k = 0; k < t.n; k++)
+				cr_assert(t.job[k].runtime > 0 && t.job[k].iters == -1 &&
+					  !t.job[k].model[0]);
+			ok++;
+		} else {
+			check_fail(rc, &err, path);
+			cr_assert_null(t.job);
+		}
+		sb_trace_release(&t);
+	}
+	cr_log_info("fuzz philly_jobs: %ld of %ld mutated inputs accepted", ok, n);
+	free(b.p);
+	unlink(path);
+}
+
+Test(fuzz, json)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("json"), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+
+	temp_path(path, sizeof path);
+	for (it = 0; it < n; it++) {
+		struct sb_json j;
+		struct sb_err err = { 0 };
+		int k, muts = 1 + (int)sb_rng_below(&r, 6), rc;
+		buf_set(&b, philly_seeds[sb_rng_below(&r, 2)]);
+		for (k = 0; k < muts; k++)
+			mutate_json(&b, &r);
+		write_file(path, &b);
+		rc = sb_json_read(&j, "json", path, &err);
+		if (rc == 0) {
+			/* Every child list is well formed and counted. */
+			cr_assert_gt(j.n, 0);
+			for (k = 0; k < j.n; k++) {
+				const struct sb_json_val *x = &j.v[k];
+				int c = 0, e;
+				cr_assert_geq(x->line, 1);
+				for (e = x->child; e >= 0; e = j.v[e].next, c++) {
+					cr_assert(e > k && e < j.n);
+					cr_assert_eq(j.v[e].key != NULL, x->type == SB_JSON_OBJECT);
+				}
+				cr_assert_eq(c, x->count);
+				cr_assert_eq(x->str != NULL, x->type == SB_JSON_STRING);
+			}
+			sb_json_release(&j);
+			ok++;
+		} else {
+			check_fail(rc, &err, path);
+			cr_assert_null(j.v);
+		}
+	}
+	cr_log_info("fuzz json: %ld of %ld mutated inputs accepted", ok, n);
+	free(b.p);
+	unlink(path);
+}
+
+Test(fuzz, values)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("values"), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+
+	temp_path(path, sizeof path);
+	for (it = 0; it < n; it++) {
+		struct sb_err err = { 0 };
+		double *v;
+		int k, nv, muts = 1 + (int)sb_rng_below(&r, 4), rc;
+		buf_set(&b, values_seeds[sb_rng_below(&r, 2)]);
+		for (k = 0; k < muts; k++)
+			mutate(&b, &r);
+		write_file(path, &b);
+		rc = sb_load_values(path, "runtime", &v, &nv, &err);
+		if (rc == 0) {
+			cr_assert_gt(nv, 0);
+			for (k = 0; k < nv; k++)
+				cr_assert(isfinite(v[k]) && v[k] >= 0);
+			sb_free(v);
+			ok++;
+		} else {
+			check_fail(rc, &err, path);
+			cr_assert_null(v);
+			cr_assert_eq(nv, 0);
+		}
+	}
+	cr_log_info("fuzz values: %ld of %ld mutated inputs accepted", ok, n);
+	free(b.p);
+	unlink(path);
+}
+
+Test(fuzz, tiresias_cluster)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("tiresias_cluster"), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+
+	temp_path(path, sizeof path);
+	for (it = 0; it < n; it++) {
+		struct sb_cluster_shape c;
+		struct sb_err err = { 0 };
+		int k, muts = 1 + (int)sb_rng_below(&r, 3), rc;
+		buf_set(&b, cluster_seeds[sb_rng_below(&r, 2)]);
+		for (k = 0; k < muts; k++)
+			mutate(&b, &r);
+		write_file(path, &b);
+		rc = sb_load_tiresias_cluster(path, &c, &err);
+		if (rc == 0) {
+			cr_assert(c.switches >= 1 && c.nodes_per_switch >= 1 &&
+				  c.gpus_per_node >= 1 && c.cpus_per_node >= 1);
+			cr_assert_leq((double)c.switches * c.nodes_per_switch *
+				      c.gpus_per_node, 2147483647.0);
+			cr_assert(isfinite(c.mem_gb) && c.mem_gb > 0);
+			ok++;
+		} else {
+			check_fail(rc, &err, path);
+			cr_assert_eq(c.switches, 0);
+		}
+	}
+	cr_log_info("fuzz tiresias_cluster: %ld of %ld mutated inputs accepted", ok, n);
+	free(b.p);
+	unlink(path);
+}
+
+Test(fuzz, model_tensors)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("model_tensors"), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+
+	temp_path(path, sizeof path);
+	for (it = 0; it < n; it++) {
+		struct sb_tensor_table t;
+		struct sb_err err = { 0 };
+		int k, i, muts = 1 + (int)sb_rng_below(&r, 4), rc;
+		buf_set(&b, tensors_seed);
+		for (k = 0; k < muts; k++)
+			mutate(&b, &r);
+		write_file(path, &b);
+		rc = sb_load_model_tensors(path, &t, &err);
+		if (rc == 0) {
+			cr_assert_gt(t.nmodel, 0);
+			cr_assert_eq(t.off[0], 0);
+			for (i = 0; i < t.nmodel; i++) {
+				int count;
+				const double *mb = sb_tensor_table_find(&t, t.name[i], &count);
+				cr_assert(t.name[i][0] && memchr(t.name[i], '\0', 32));
+				cr_assert_gt(t.off[i + 1], t.off[i]);
+				cr_assert_eq(mb, t.mb + t.off[i]);
+				cr_assert_eq(count, t.off[i + 1] - t.off[i]);
+				for (k = t.off[i]; k < t.off[i + 1]; k++)
+					cr_assert(isfinite(t.mb[k]) && t.mb[k] >= 0);
+			}
+			ok++;
+		} else {
+			check_fail(rc, &err, path);
+			cr_assert_null(t.mb);
+		}
+		sb_tensor_table_release(&t);
+	}
+	cr_log_info("fuzz model_tensors: %ld of %ld mutated inputs accepted", ok, n);
+	free(b.p);
+	unlink(path);
 }
