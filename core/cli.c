@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "claims.h"
+#include "cluster.h"
 #include "dag.h"
 #include "exp.h"
 #include "h5.h"
@@ -60,8 +61,8 @@ static int cmd_list(int argc, char **argv)
 	const struct sb_dag_policy *const *p = sb_dag_policies(&n);
 	const struct sb_experiment *const *e;
 
-	if (fam && strcmp(fam, "dag") && strcmp(fam, "experiments"))
-		return bad_usage("unknown family '%s' (known: dag, experiments)", fam);
+	if (fam && strcmp(fam, "dag") && strcmp(fam, "cluster") && strcmp(fam, "experiments"))
+		return bad_usage("unknown family '%s' (known: dag, cluster, experiments)", fam);
 	if (!fam || !strcmp(fam, "dag")) {
 		printf("%-6s %-12s %-10s %-28s %s\n", "family", "name", "role", "provenance",
 		       "description / citation");
@@ -71,6 +72,17 @@ static int cmd_list(int argc, char **argv)
 			printf("%-6s %-12s %-10s %-28s %s\n", "dag", p[i]->name, role,
 			       p[i]->provenance ? p[i]->provenance : "", p[i]->desc);
 			printf("%-6s %-12s %-10s %-28s   %s\n", "", "", "", "", p[i]->cite);
+		}
+	}
+	if (!fam || !strcmp(fam, "cluster")) {
+		const struct sb_cluster_policy *const *c = sb_cluster_policies(&n);
+		printf("%s%-7s %-13s %-9s %-16s %s\n", fam ? "" : "\n", "family", "name", "role",
+		       "provenance", "description / citation");
+		for (i = 0; i < n; i++) {
+			printf("%-7s %-13s %-9s %-16s %s\n", "cluster", c[i]->name,
+			       c[i]->place ? "place" : "schedule",
+			       c[i]->provenance ? c[i]->provenance : "", c[i]->desc);
+			printf("%-7s %-13s %-9s %-16s   %s\n", "", "", "", "", c[i]->cite);
 		}
 	}
 	if (!fam || !strcmp(fam, "experiments")) {

@@ -86,6 +86,19 @@ void sb_w1_defaults(struct sb_w1_params *p);
 void sb_w1_generate(struct sb_jobset *js, const struct sb_w1_params *p,
 		    const struct sb_cluster *c, struct sb_rng *r);
 
+/* ------------------------------------------------------------------ */
+/* A job set from CSV (jobcsv.c)                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Columns named by a header, any order: arrival, model (catalogue name),
+ * d, t, p, iters required; micro (4p), batch (the model's), family (-1),
+ * user (0) optional. Sorted by arrival (ties in file order). Returns 0,
+ * SB_EXIT_INPUT naming file, line and field, or SB_EXIT_RUN (memory).
+ * Owned by js (sb_jobset_release).
+ */
+int sb_load_jobs_csv(const char *path, struct sb_jobset *js, struct sb_err *err);
+
 /* Processing time of job j on its reference placement on c (n_j tau_ref):
  * p*_j of the spec. */
 double sb_job_ref_time(const struct sb_cluster *c, const struct sb_jobset *js, int j);
