@@ -5,6 +5,8 @@
  *
  *   sb eval cluster --jobs FILE.csv --cluster sim128 --policy asrpt [--bound]
  *   sb eval cluster --w1 1000 --load 0.8 --cluster sim128 --policy tiresias
+ *   sb eval cluster --tiresias data/tiresias/60_job.csv --cluster testbed --policy fifo
+ *   sb eval cluster --philly data/philly/jobs.json --cluster sim512 --load 0.8 ...
  *   options: --seed N, --set [sched.|place.]key=value, --b-out GBPS,
  *            --restart SECONDS, --additive, --warmup FRACTION,
  *            --schedule-out FILE (one line per run segment)
@@ -12,6 +14,7 @@
 #include "cluster.h"
 #include "clusterbound.h"
 #include "jobs.h"
+#include "trace.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +27,8 @@ static int usage(const char *msg, const char *arg)
 {
 	fprintf(stderr, "error: eval cluster: ");
 	fprintf(stderr, msg, arg);
-	fprintf(stderr, "\nusage: sb eval cluster (--jobs FILE.csv | --w1 N [--load L]) "
+	fprintf(stderr, "\nusage: sb eval cluster (--jobs FILE.csv | --w1 N [--load L] | "
+			"--tiresias 60_job.csv | --philly jobs.json [--load L]) "
 			"--policy SCHED[+PLACER] [--cluster NAME] [--b-out GBPS] [--restart S] "
 			"[--additive] [--bound] [--seed N] [--set key=value]... [--warmup F] "
 			"[--schedule-out FILE]\n");
@@ -81,9 +85,9 @@ static int write_segments(const char *path, const struct sb_jobset *js,
 
 int sb_cmd_eval_cluster(int argc, char **argv)
 {
-	const char *jobs = NULL, *policy = NULL, *cname = "sim128", *seg_out = NULL, *sets[32];
+	const char *jobs = NULL, *tir = NULL, *phil = NULL, *policy = NULL, *cname = "sim128", *seg_out = NULL, *sets[32];
 	int nset = 0, bound = 0, additive = 0, w1 = 0, i, rc, first;
-	double load = 0.8, bout = -1, restart = -1, warmup = 0, x;
+	double load = -1, bout = -1, restart = -1, warmup = 0, x;
 	unsigned long long seed = 1;
 	struct sb_cluster cl;
 	struct sb_jobset js;
@@ -102,6 +106,8 @@ int sb_cmd_eval_cluster(int argc, char **argv)
 			return usage("option '%s' needs a value", a);
 		i++;
 		if (!strcmp(a, "--jobs")) jobs = v;
+		else if (!strcmp(a, "--tiresias")) tir = v;
+		else if (!strcmp(a, "--philly")) phil = v;
 		else if (!strcmp(a, "--policy")) policy = v;
 		else if (!strcmp(a, "--cluster")) cname = v;
 		else if (!strcmp(a, "--schedule-out")) seg_out = v;
@@ -130,8 +136,8 @@ int sb_cmd_eval_cluster(int argc, char **argv)
 	}
 	if (!policy)
 		return usage("%s", "--policy is required");
-	if (!jobs == !w1)
-		return usage("%s", "give one job set: --jobs FILE.csv or --w1 N");
+	if ((jobs != NULL) + (tir != NULL) + (phil != NULL) + (w1 > 0) != 1)
+		return usage("%s", "give one job set: --jobs, --w1, --tiresias or --philly");
 	if (sb_cluster_named(cname, &cl, &err) ||
 	    sb_cluster_combo_parse(&combo, policy, &err)) {
 		sb_err_print(&err);
@@ -153,8 +159,19 @@ int sb_cmd_eval_cluster(int argc, char **argv)
 		sb_err_print(&err);
 		return SB_EXIT_INPUT;
 	}
-	if (jobs) {
-		rc = sb_load_jobs_csv(jobs, &js, &err);
+	if (jobs || tir || phil) {
+		struct sb_trace t;
+		struct sb_rng gr = sb_rng_stream(seed, 0, 0, SB_RNG_INSTANCE);
+		if (jobs) {
+			rc = sb_load_jobs_csv(jobs, &js, &err);
+		} else {
+			rc = tir ? sb_load_tiresias_jobs(tir, &t, &err) : sb_load_philly_jobs(phil, &t, &err);
+			if (!rc)
+				rc = tir ? sb_w3_from_trace(&t, &cl, 0, &js, &err)
+					 : sb_w2_from_trace(&t, &cl, load, &gr, &js, &err);
+			if (!rc || tir || phil)
+				sb_trace_release(&t);
+		}
 		if (rc) {
 			sb_err_print(&err);
 			return rc;
@@ -164,7 +181,7 @@ int sb_cmd_eval_cluster(int argc, char **argv)
 		struct sb_rng gr = sb_rng_stream(seed, 0, 0, SB_RNG_INSTANCE);
 		sb_w1_defaults(&wp);
 		wp.njobs = w1;
-		wp.load = load;
+		wp.load = load > 0 ? load : 0.8;
 		sb_w1_generate(&js, &wp, &cl, &gr);
 	}
 	rc = sb_cluster_simulate(&cl, &js, &combo, &so, &po, seed, &r, &err);

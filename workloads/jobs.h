@@ -99,6 +99,29 @@ void sb_w1_generate(struct sb_jobset *js, const struct sb_w1_params *p,
  */
 int sb_load_jobs_csv(const char *path, struct sb_jobset *js, struct sb_err *err);
 
+/* ------------------------------------------------------------------ */
+/* Job sets from traces (w23.c; trace loaders in trace.h)              */
+/* ------------------------------------------------------------------ */
+
+struct sb_trace;
+
+/* W3 from Tiresias' 60-job trace: DP CNN jobs, batch 32 per GPU, sizes from
+ * the trace durations on c's reference placement (use_iters = 1: the
+ * trace's iteration counts instead). SB_EXIT_INPUT for a model that is not
+ * a catalogue CNN or a missing count. Owned by js. */
+int sb_w3_from_trace(const struct sb_trace *t, const struct sb_cluster *c, int use_iters,
+		     struct sb_jobset *js, struct sb_err *err);
+/* W2 from Philly's jobs.json: nearest catalogue configuration, model drawn
+ * (CNNs favoured up to 4 GPUs), sizes from runtimes, pseudo-families
+ * (model, configuration, runtime decile); load > 0 rescales arrivals to
+ * that offered load. Owned by js. */
+int sb_w2_from_trace(const struct sb_trace *t, const struct sb_cluster *c, double load,
+		     struct sb_rng *r, struct sb_jobset *js, struct sb_err *err);
+/* The speed benchmark's Philly-scale job set (see w23.c). */
+void sb_philly_scale(const double *runtimes, int nrt, const struct sb_trace *w2, int njobs,
+		     const struct sb_cluster *c, double load, struct sb_rng *r,
+		     struct sb_jobset *js);
+
 /* Processing time of job j on its reference placement on c (n_j tau_ref):
  * p*_j of the spec. */
 double sb_job_ref_time(const struct sb_cluster *c, const struct sb_jobset *js, int j);

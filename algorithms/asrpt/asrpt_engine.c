@@ -19,7 +19,7 @@ const struct sb_param sb_asrpt_params[] = {
 	{ "warmup", 100, 1, 1e6, 1, "completions before the first training" },
 	{ "window", 5000, 10, 1e7, 1, "train on the most recent completed jobs only" },
 	{ "trees", 100, 1, 1000, 1, "trees in the forest" },
-	{ "prior", 1000, 1, 1e9, 0, "prediction (iterations) before any job has completed" },
+	{ "prior", 1, 1, 1e9, 0, "prediction (iterations) before any job has completed" },
 	{ "noise", 0, 0, 5, 0, "oracle only: sigma of a log-normal prediction error" },
 	{ "qmin", 300, 0, 1e9, 0, "D2: a running job is preempted only after this many s" },
 	{ NULL, 0, 0, 0, 0, NULL },
@@ -30,6 +30,12 @@ const struct sb_param sb_asrpt_params[] = {
 struct sorted {
 	int n, cap;
 	double *v;
+};
+
+/* completed counts of one (model, GPU count) */
+struct shape {
+	int model, gpus;
+	struct sorted v;
 };
 
 struct fam {
@@ -50,6 +56,8 @@ struct state {
 	struct fam *fam;
 	struct sorted all, *per_model;
 	int nmodel;
+	struct shape *shape;
+	int nshape, cshape;
 	struct sb_rf rf;
 	int rf_ready, since_train, ncompleted;
 	int *completed;           /* jobs in completion order */
@@ -121,12 +129,40 @@ static void features(const struct state *st, struct sb_csim *s, int j, double *x
 	x[13] = f && f->count ? log(1 + now - f->last_time) : -1;
 }
 
-static double fallback(const struct state *st, const struct sb_job *job)
+static struct shape *find_shape(struct state *st, int model, int gpus, int create)
 {
-	double m = sorted_median(&st->per_model[job->model]);
+	int i;
+	for (i = 0; i < st->nshape; i++)
+		if (st->shape[i].model == model && st->shape[i].gpus == gpus)
+			return &st->shape[i];
+	if (!create)
+		return NULL;
+	if (st->nshape == st->cshape) {
+		st->cshape = st->cshape ? 2 * st->cshape : 16;
+		st->shape = sb_xrealloc(st->shape, sizeof *st->shape * (size_t)st->cshape);
+	}
+	memset(&st->shape[st->nshape], 0, sizeof st->shape[0]);
+	st->shape[st->nshape].model = model;
+	st->shape[st->nshape].gpus = gpus;
+	return &st->shape[st->nshape++];
+}
+
+/* Step A's fallback. The spec names the median iteration count of the
+ * same model type, then of all jobs. We take medians of processing time on
+ * the reference placement (n_k tau_ref_k, seconds) and convert back with
+ * this job's tau_ref, and look at the same model and GPU count first [R]:
+ * iteration counts of one model differ by orders of magnitude between
+ * configurations (a 1-GPU job iterates far faster than an 8-GPU one),
+ * processing times much less. */
+static double fallback(struct state *st, const struct sb_job *job, double tau_ref)
+{
+	struct shape *sh = find_shape(st, job->model, job->gpus, 0);
+	double m = sh ? sorted_median(&sh->v) : NAN;
+	if (isnan(m))
+		m = sorted_median(&st->per_model[job->model]);
 	if (isnan(m))
 		m = sorted_median(&st->all);
-	return isnan(m) ? st->prior : m;
+	return isnan(m) ? st->prior : m / tau_ref;
 }
 
 static double predict(struct state *st, struct sb_csim *s, int j)
@@ -143,7 +179,7 @@ static double predict(struct state *st, struct sb_csim *s, int j)
 		   st->fam[job->family].count >= st->kmin) {
 		p = exp(sb_rf_predict(&st->rf, st->x + (size_t)j * NFEAT));
 	} else {
-		p = fallback(st, job);
+		p = fallback(st, job, sb_csim_tau_ref(s, j));
 	}
 	return p < 1 ? 1 : p;
 }
@@ -376,6 +412,9 @@ void sb_asrpt_release(void *ctx)
 	for (i = 0; i <= st->nmodel; i++)
 		sb_free(st->per_model[i].v);
 	sb_free(st->per_model);
+	for (i = 0; i < st->nshape; i++)
+		sb_free(st->shape[i].v.v);
+	sb_free(st->shape);
 	sb_free(st->all.v);
 	sb_rf_release(&st->rf);
 	sb_free(st->completed);
@@ -421,8 +460,9 @@ void sb_asrpt_on_finish(void *ctx, struct sb_csim *s, int j)
 		f->last_log = ln;
 		f->last_time = sb_csim_now(s);
 	}
-	sorted_add(&st->per_model[job->model], n);
-	sorted_add(&st->all, n);
+	sorted_add(&find_shape(st, job->model, job->gpus, 1)->v, n * st->tref[j]);
+	sorted_add(&st->per_model[job->model], n * st->tref[j]);
+	sorted_add(&st->all, n * st->tref[j]);
 	st->completed[st->ncompleted++] = j;
 	st->since_train++;
 	if (st->predict == SB_ASRPT_RF && st->ncompleted >= st->warmup &&
