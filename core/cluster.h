@@ -276,6 +276,7 @@ struct sb_cluster_result {
 	int *gpu;                /* segment GPU lists */
 	long events;             /* simulator events processed */
 	long decisions;          /* schedule() calls */
+	double active_mean;      /* arrived, unfinished jobs per schedule() call */
 	double sched_seconds;    /* wall time in policy hooks (not deterministic) */
 	double sim_seconds;      /* wall time of the whole simulation (idem) */
 };

@@ -389,7 +389,7 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 	struct sb_rng srng;
 	void *ctx = NULL;
 	int n = js->n, N, j, rc = 0, v, maxg = 1, idle_calls = 0;
-	double t0 = sb_now(), th;
+	double t0 = sb_now(), th, active_sum = 0;
 
 	memset(r, 0, sizeof *r);
 	memset(&s, 0, sizeof s);
@@ -484,6 +484,7 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 				sp->on_arrival(ctx, &s, j);
 		}
 		s.started = 0;
+		active_sum += s.nactive;
 		sp->schedule(ctx, &s);
 		r->decisions++;
 		r->sched_seconds += sb_now() - th;
@@ -506,6 +507,7 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 		sp->release(ctx);
 	sim_release(&s);
 	r->sim_seconds = sb_now() - t0;
+	r->active_mean = r->decisions ? active_sum / (double)r->decisions : 0;
 	if (rc)
 		sb_cluster_result_release(r);
 	return rc;

@@ -42,6 +42,24 @@ enum sb_asrpt_predict {
 	SB_ASRPT_ORACLE = 2,  /* true counts, optionally with log-normal noise */
 };
 
+/* Predictor features (step A [R]): what is known of a job at its arrival,
+ * with its family's history of completed runs. */
+#define SB_ASRPT_NFEAT 14
+
+struct sb_asrpt_fam {
+	int count;            /* completed runs of the family */
+	double sum_log;       /* sum of their ln(iterations) */
+	double last_log;      /* ln(iterations) of the latest */
+	double last_time;     /* when the latest completed */
+};
+
+/* x[0..SB_ASRPT_NFEAT): ln params, model class, ln batch, ln lr + 1, data
+ * fraction, g, d, t, p, user, family mean ln n, family last ln n, family
+ * count, ln(1 + seconds since the family's last completion); missing
+ * history is -1 (every real value is >= 0). fam may be NULL (one-off). */
+void sb_asrpt_features(const struct sb_job *job, const struct sb_model *m,
+		       const struct sb_asrpt_fam *fam, double now, double *x);
+
 /* The parameters every variant accepts (a {NULL}-ended table). */
 extern const struct sb_param sb_asrpt_params[];
 

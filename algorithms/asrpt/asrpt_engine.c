@@ -25,7 +25,7 @@ const struct sb_param sb_asrpt_params[] = {
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
-#define NFEAT 14
+#define NFEAT SB_ASRPT_NFEAT
 
 struct sorted {
 	int n, cap;
@@ -38,10 +38,7 @@ struct shape {
 	struct sorted v;
 };
 
-struct fam {
-	int count;
-	double sum_log, last_log, last_time;
-};
+#define fam sb_asrpt_fam
 
 struct state {
 	int dispatch, predict;
@@ -104,15 +101,11 @@ static double sorted_median(const struct sorted *s)
 	return s->n % 2 ? s->v[s->n / 2] : 0.5 * (s->v[s->n / 2 - 1] + s->v[s->n / 2]);
 }
 
-/* Features of job j as known now (at its arrival); missing history is -1
- * (every real value below is >= 0). */
-static void features(const struct state *st, struct sb_csim *s, int j, double *x)
+void sb_asrpt_features(const struct sb_job *job, const struct sb_model *m,
+		       const struct sb_asrpt_fam *f, double now, double *x)
 {
-	const struct sb_job *job = sb_csim_job(s, j);
-	const struct sb_model *m = sb_csim_model(s, j);
-	const struct fam *f = job->family >= 0 ? &st->fam[job->family] : NULL;
-	double now = sb_csim_now(s);
-
+	if (f && f->count == 0 && job->family < 0)
+		f = NULL;
 	x[0] = log(m->params);
 	x[1] = m->cls;
 	x[2] = log((double)job->batch);
@@ -127,6 +120,14 @@ static void features(const struct state *st, struct sb_csim *s, int j, double *x
 	x[11] = f && f->count ? f->last_log : -1;
 	x[12] = f ? f->count : -1;
 	x[13] = f && f->count ? log(1 + now - f->last_time) : -1;
+}
+
+/* Features of job j as known now (at its arrival). */
+static void features(const struct state *st, struct sb_csim *s, int j, double *x)
+{
+	const struct sb_job *job = sb_csim_job(s, j);
+	sb_asrpt_features(job, sb_csim_model(s, j),
+			  job->family >= 0 ? &st->fam[job->family] : NULL, sb_csim_now(s), x);
 }
 
 static struct shape *find_shape(struct state *st, int model, int gpus, int create)

@@ -1,0 +1,107 @@
+/*
+ * cl_time.c - figure asrpt-F10 (spec asrpt.md §10): average JCT against the
+ * offered load on W1 (synthetic recurring families, 128 GPUs), every
+ * registered scheduler with its default placer. The first 20% of the jobs
+ * warm up the predictors and are left out of the metrics; LB1 covers all.
+ * A-SRPT is our reconstruction (see algorithms/asrpt/asrpt.h).
+ */
+#include "clexp.h"
+#include "dagexp.h"
+
+#include <stdio.h>
+
+static const struct sb_param params[] = {
+	{ "reps", 1, 1, 100, 1, "workloads (seeds) per size" },
+	{ "sizes", 4, 1, 5, 1, "how many of 500, 1000, 2000, 4000, 8000 jobs" },
+	{ "load", 0.9, 0.05, 2, 0, "offered load" },
+	{ "warmup", 0.2, 0, 0.9, 0, "share of the first jobs left out of the metrics" },
+	{ NULL, 0, 0, 0, 0, NULL },
+};
+
+static const int sizes[5] = { 500, 1000, 2000, 4000, 8000 };
+
+static const struct sb_col cols[] = {
+	SB_CLEXP_COLS,
+	{ "njobs", SB_COL_INT, "" },
+	{ "active_mean", SB_COL_DBL, "jobs" },
+	{ NULL, 0, NULL },
+};
+
+static const struct sb_col timing_cols[] = {
+	SB_CLEXP_TIMING_COLS,
+	{ "active_mean", SB_COL_DBL, "jobs" },
+	{ NULL, 0, NULL },
+};
+
+struct state {
+	int reps, nsize;
+	double warmup, load;
+	struct sb_cluster cl;
+	char **labels;
+};
+
+static int setup(struct sb_exp_ctx *c, struct sb_err *err)
+{
+	struct state *s = SB_NEW(struct state, 1);
+	c->state = s;
+	s->reps = (int)sb_opts_get(&c->opts, "reps");
+	s->nsize = (int)sb_opts_get(&c->opts, "sizes");
+	s->load = sb_opts_get(&c->opts, "load");
+	s->warmup = sb_opts_get(&c->opts, "warmup");
+	s->labels = sb_clexp_all_schedulers(NULL);
+	snprintf(c->inputs_note, sizeof c->inputs_note,
+		 "synthetic: W1 recurring job families of our own (spec asrpt.md section 8)");
+	c->npoints = s->nsize * s->reps;
+	return sb_cluster_named("sim512", &s->cl, err);
+}
+
+static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
+		     struct sb_table *timing, struct sb_err *err)
+{
+	struct state *s = c->state;
+	int n = sizes[point / s->reps], k, rc = 0;
+	struct sb_jobset js;
+	char wl[64];
+
+	sb_clexp_w1(c, &s->cl, n, s->load, (uint64_t)point, &js);
+	snprintf(wl, sizeof wl, "W1-%d-jobs", n);
+	for (k = 0; s->labels[k] && !rc; k++) {
+		struct sb_cluster_result r;
+		rc = sb_clexp_run(c, &s->cl, &js, wl, s->labels[k], NULL, (uint64_t)point,
+				  point % s->reps, (int)(s->warmup * n), out, timing, &r, err);
+		if (rc)
+			break;
+		sb_table_set_int(out, out->nrow - 1, "njobs", n);
+		sb_table_set_dbl(out, out->nrow - 1, "active_mean", r.active_mean);
+		if (timing)
+			sb_table_set_dbl(timing, timing->nrow - 1, "active_mean", r.active_mean);
+		sb_cluster_result_release(&r);
+	}
+	sb_jobset_release(&js);
+	return rc;
+}
+
+static void teardown(struct sb_exp_ctx *c)
+{
+	struct state *s = c->state;
+	if (!s)
+		return;
+	sb_dagexp_free_list(s->labels);
+	sb_free(s);
+}
+
+const struct sb_experiment sb_experiment_cl_time = {
+	.name = "cl_time",
+	.desc = "decision time vs active jobs, W1 of 500-8000 jobs on 512 GPUs, every scheduler",
+	.figure = "asrpt-F10",
+	.family = "cluster",
+	.params = params,
+	.quick_set = "sizes=2",
+	.cols = cols,
+	.timing_cols = timing_cols,
+	.summary_by = "njobs policy",
+	.summary_of = "active_mean jct_mean ratio_lb1",
+	.setup = setup,
+	.run_point = run_point,
+	.teardown = teardown,
+};
