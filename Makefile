@@ -110,7 +110,9 @@ $(BIN): $(BUILD)/core/main.o $(BUILD)/libsb.a
 $(BUILD)/sbtest: $(TEST_OBJ) $(BUILD)/libsb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
-$(BUILD)/sbbench: $(BUILD)/bench/bench_dag.o $(BUILD)/libsb.a
+BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard bench/*.c)))
+
+$(BUILD)/sbbench: $(BENCH_OBJ) $(BUILD)/libsb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Test helpers built from tests/ (the PCG reference is C++ on purpose: it is
@@ -180,4 +182,4 @@ mpi-check:
 clean:
 	rm -rf $(BUILD) build-asan bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/core/main.d $(BUILD)/tests/rf_tool.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(BUILD)/core/main.d $(BUILD)/tests/rf_tool.d

@@ -20,6 +20,9 @@
 #include <unistd.h>
 
 #include "dagbound.h"
+#include "bench.h"
+#include "registry.h"
+#include "exp.h"
 
 static const struct sb_col cols[] = {
 	{ "instance", SB_COL_STR, "" },
@@ -252,24 +255,24 @@ static void bench_milp(struct sb_table *t)
  * attributes of the experiment results in results/ (reported, not run). */
 static void bench_reproduce(struct sb_attrs *extra)
 {
-	const char *names[] = { "tf_graphs", "dag_density", "dag_ccr", "dag_milp", "dag_stg",
-				"dag_time", NULL };
+	int ne, i, found = 0;
+	const struct sb_experiment *const *ex = sb_experiments(&ne);
 	double total = 0;
-	int i, found = 0;
 	sb_attrs_init(extra);
-	for (i = 0; names[i]; i++) {
+	for (i = 0; i < ne; i++) {
+		const char *nm = ex[i]->name;
 		char path[256];
 		struct sb_attrs a;
 		struct sb_err err;
 		const struct sb_attr *w, *q;
-		snprintf(path, sizeof path, "results/%s.h5", names[i]);
+		snprintf(path, sizeof path, "results/%s.h5", nm);
 		if (sb_h5_read_attrs(path, &a, &err))
 			continue;
 		w = sb_attrs_get(&a, "wall_seconds");
 		q = sb_attrs_get(&a, "quick");
 		if (w && w->type == SB_ATTR_DBL) {
 			char key[64];
-			snprintf(key, sizeof key, "reproduce_%s_seconds%s", names[i],
+			snprintf(key, sizeof key, "reproduce_%s_seconds%s", nm,
 				 q && q->i ? "_quick" : "");
 			sb_attrs_dbl(extra, key, w->d);
 			total += w->d;
@@ -292,11 +295,16 @@ int main(int argc, char **argv)
 	struct sb_table t;
 	struct sb_attrs at, at_extra;
 	struct sb_err err;
-	struct sb_h5_dataset ds = { "dag", &t };
+	struct sb_table tc;
+	struct sb_h5_dataset ds[2] = { { "dag", &t }, { "cluster", &tc } };
 	double p[3] = { 0.01, 0.1, 0.9 };
 	int i;
 
+	const char *only = getenv("SB_BENCH_FAMILY");   /* dag, cluster or unset: both */
 	sb_table_init(&t, cols);
+	sb_table_init(&tc, sb_bench_cluster_cols);
+	if (only && !strcmp(only, "cluster"))
+		goto cluster;
 	printf("%-16s %-16s %7s %8s %10s %10s %10s %12s %8s\n", "instance", "policy", "ops",
 	       "edges", "part_s", "sched_s", "events", "events/s", "rss_MiB");
 	snprintf(g, sizeof g, "%s/tfpartsched/graph/dynamic_rnn_graph.csv", data);
@@ -330,6 +338,9 @@ int main(int argc, char **argv)
 	}
 	bench_sim(&t);
 	bench_milp(&t);
+cluster:
+	if (!only || strcmp(only, "dag"))
+		sb_bench_cluster(&tc, data);
 	bench_reproduce(&at_extra);
 	sb_attrs_init(&at);
 	sb_attrs_str(&at, "experiment", "bench");
@@ -340,12 +351,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < at_extra.n; i++)
 		sb_attrs_dbl(&at, at_extra.a[i].key, at_extra.a[i].d);
 	sb_attrs_release(&at_extra);
-	if (sb_h5_write(out, &at, 1, &ds, &err)) {
+	if (sb_h5_write(out, &at, 2, ds, &err)) {
 		sb_err_print(&err);
 		return 1;
 	}
 	sb_attrs_release(&at);
 	sb_table_release(&t);
+	sb_table_release(&tc);
 	fprintf(stderr, "bench: wrote %s\n", out);
 	return 0;
 }

@@ -181,6 +181,9 @@ double sb_csim_tau(const struct sb_csim *s, int j);
 /* Arrived, unfinished jobs in arrival order; the array is valid until the
  * next simulator call. */
 const int *sb_csim_active(struct sb_csim *s, int *n);
+/* Running jobs (in no particular but deterministic order); valid until
+ * the next start, preemption or completion. */
+const int *sb_csim_running(const struct sb_csim *s, int *n);
 /* Free GPUs: in all, per server (array of S), and per GPU (N flags). */
 int sb_csim_free(const struct sb_csim *s);
 const int *sb_csim_free_per_server(const struct sb_csim *s);

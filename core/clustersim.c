@@ -59,6 +59,7 @@ struct sb_csim {
 	int head, tail;                   /* active list */
 	int nactive;
 	int *active_buf;
+	int *run_list, *run_pos, nrun;    /* running jobs */
 	int *gbuf;                        /* placer output */
 	int *srv_buf;                     /* servers of a placement */
 	int started;                      /* jobs started by the current schedule() */
@@ -157,6 +158,12 @@ const int *sb_csim_active(struct sb_csim *s, int *n)
 	return s->active_buf;
 }
 
+const int *sb_csim_running(const struct sb_csim *s, int *n)
+{
+	*n = s->nrun;
+	return s->run_list;
+}
+
 int sb_csim_free(const struct sb_csim *s) { return s->nfree; }
 const int *sb_csim_free_per_server(const struct sb_csim *s) { return s->free_srv; }
 const unsigned char *sb_csim_gpu_free(const struct sb_csim *s) { return s->gpu_free; }
@@ -251,6 +258,8 @@ void sb_csim_start_on(struct sb_csim *s, int j, const int *gpus)
 	}
 	c->seg = r->nseg++;
 	c->state = SB_JOB_RUNNING;
+	s->run_pos[j] = s->nrun;
+	s->run_list[s->nrun++] = j;
 	c->run_start = s->now;
 	c->overhead = r->npreempt[j] > 0 ? cl->restart : 0;
 	c->tau = sb_job_iter_time(cl, &s->graph[j], s->srv_buf);
@@ -301,6 +310,9 @@ static void close_run(struct sb_csim *s, int j, long k, int preempted)
 		s->free_srv[gp / cl->gpus]++;
 	}
 	s->nfree += g;
+	/* off the running list: the last one takes its place */
+	s->run_list[s->run_pos[j]] = s->run_list[--s->nrun];
+	s->run_pos[s->run_list[s->run_pos[j]]] = s->run_pos[j];
 	c->done += k;
 	c->executed += s->now - c->run_start;
 	c->seg = -1;
@@ -351,6 +363,8 @@ static void sim_release(struct sb_csim *s)
 	sb_free(s->gpu_free);
 	sb_free(s->free_srv);
 	sb_free(s->active_buf);
+	sb_free(s->run_list);
+	sb_free(s->run_pos);
 	sb_free(s->gbuf);
 	sb_free(s->srv_buf);
 	sb_heap_release(&s->ev);
@@ -442,6 +456,8 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 		s.free_srv[v] = cl->gpus;
 	s.nfree = N;
 	s.active_buf = SB_NEW(int, n > 0 ? n : 1);
+	s.run_list = SB_NEW(int, n > 0 ? n : 1);
+	s.run_pos = SB_NEW(int, n > 0 ? n : 1);
 
 	s.in_hook = 1;
 	th = sb_now();

@@ -73,21 +73,24 @@ void sb_clq_hook_arrival(void *ctx, struct sb_csim *s, int j)
 
 void sb_cl_dispatch_list(struct sb_csim *s, struct sb_clq *q, int strict)
 {
-	int i = 0, w = 0;
-	/* compacting in one pass keeps this linear in the queue length */
-	for (i = 0; i < q->n; i++) {
+	int i, w = 0, n = q->n;
+	/* one pass that compacts the queue: linear in its length, and it
+	 * stops as soon as no GPU is free */
+	for (i = 0; i < n; i++) {
 		int j = q->job[i];
-		if ((w == i || !strict) && sb_csim_free(s) > 0 && sb_csim_start(s, j) == 0)
-			continue;
+		if (sb_csim_free(s) == 0)
+			break;
+		if (sb_csim_start(s, j) == 0)
+			continue;          /* started: leaves the queue */
 		q->job[w++] = j;
 		if (strict) {
-			/* keep the rest as it is */
-			memmove(q->job + w, q->job + i + 1, sizeof(int) * (size_t)(q->n - i - 1));
-			w += q->n - i - 1;
+			i++;               /* head-of-line blocking */
 			break;
 		}
 	}
-	q->n = w;
+	if (n > i)
+		memmove(q->job + w, q->job + i, sizeof(int) * (size_t)(n - i));
+	q->n = w + (n - i);
 }
 
 static const double *rank_key;

@@ -50,16 +50,43 @@ static int num(const char *opt, const char *v, double lo, double hi, double *out
 
 /* --set goes to the scheduler or placer that declares the key; "sched."
  * or "place." picks one explicitly. */
+static void names(char *buf, size_t len, const struct sb_param *p)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (; p && p->name && k < len; p++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? ", " : "", p->name);
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+static int has_param(const struct sb_param *p, const char *key)
+{
+	for (; p && p->name; p++)
+		if (!strcmp(p->name, key))
+			return 1;
+	return 0;
+}
+
 static int apply_set(const struct sb_cluster_combo *c, struct sb_opts *so, struct sb_opts *po,
 		     const char *kv, struct sb_err *err)
 {
+	char a[256], b[256], key[64];
+	size_t klen = strcspn(kv, "=");
 	if (!strncmp(kv, "sched.", 6))
 		return sb_opts_set(so, c->sched->params, kv + 6, "--set", err);
 	if (!strncmp(kv, "place.", 6))
 		return sb_opts_set(po, c->place->params, kv + 6, "--set", err);
-	if (sb_opts_set(so, c->sched->params, kv, "--set", err) == 0)
-		return 0;
-	return sb_opts_set(po, c->place->params, kv, "--set", err);
+	snprintf(key, sizeof key, "%.*s", (int)(klen < 63 ? klen : 63), kv);
+	/* the owner of the key checks the value, with its own message */
+	if (has_param(c->sched->params, key))
+		return sb_opts_set(so, c->sched->params, kv, "--set", err);
+	if (has_param(c->place->params, key))
+		return sb_opts_set(po, c->place->params, kv, "--set", err);
+	names(a, sizeof a, c->sched->params);
+	names(b, sizeof b, c->place->params);
+	return sb_err_set(err, SB_EXIT_INPUT, "--set '%s': '%s' is not a parameter of scheduler "
+			  "%s (%s) or placer %s (%s)", kv, key, c->sched->name, a, c->place->name, b);
 }
 
 static int write_segments(const char *path, const struct sb_jobset *js,
@@ -164,6 +191,10 @@ int sb_cmd_eval_cluster(int argc, char **argv)
 		struct sb_rng gr = sb_rng_stream(seed, 0, 0, SB_RNG_INSTANCE);
 		if (jobs) {
 			rc = sb_load_jobs_csv(jobs, &js, &err);
+			if (!rc && (rc = sb_jobset_validate(&js, &cl, &err)) != 0) {
+				sb_err_prefix(&err, "job set '%s': ", jobs);
+				sb_jobset_release(&js);
+			}
 		} else {
 			rc = tir ? sb_load_tiresias_jobs(tir, &t, &err) : sb_load_philly_jobs(phil, &t, &err);
 			if (!rc)

@@ -373,3 +373,39 @@ Test(cluster, bad_input)
 	cr_expect_eq(run(&c, &js, "fifo+fifo", &r, &err), SB_EXIT_INPUT);
 	sb_jobset_release(&js);
 }
+
+/* Regression: the strict list dispatcher started at most one job per
+ * decision, so four 1-GPU jobs arriving together on a free server ran one
+ * after another. All four must start at once. */
+Test(cluster, fifo_starts_every_job_that_fits)
+{
+	struct sb_cluster c = named("testbed");
+	struct sb_jobset js;
+	struct sb_cluster_result r;
+	struct sb_err err;
+	int i;
+	const char *pols[] = { "fifo", "asrpt-oracle", NULL };
+
+	memset(&js, 0, sizeof js);
+	sb_catalog_models(&js);
+	js.n = 4;
+	js.job = calloc(4, sizeof *js.job);
+	for (i = 0; i < 4; i++) {
+		js.job[i] = job_of("resnet50", 1, 1, 1);
+		js.job[i].id = i;
+	}
+	for (i = 0; pols[i]; i++) {
+		int k;
+		double last = 0;
+		cr_assert_eq(run(&c, &js, pols[i], &r, &err), 0, "%s", err.msg);
+		for (k = 0; k < 4; k++)
+			last = sb_max(last, r.first_start[k]);
+		/* fifo: at once; the virtual machine releases them by t = W / N */
+		cr_expect(last <= (i == 0 ? 0 : 4 * 100 * r.tau_ref[0] / 16 + 1e-9),
+			  "%s: last start %g", pols[i], last);
+		sb_cluster_result_release(&r);
+	}
+	free(js.job);
+	js.job = NULL;
+	sb_jobset_release(&js);
+}

@@ -7,8 +7,9 @@
  * inputs), written to a temporary file and loaded. A loader must
  * return 0 or SB_EXIT_INPUT (with a message naming the file), and on
  * success the instance must be consistent. Run under AddressSanitizer and
- * UBSan by `make asan`, which also checks that every path frees what it
- * allocated. Iterations per loader: $SB_FUZZ_ITERS (default 300).
+ * UBSan by `make asan`, where each test also asks LeakSanitizer at its end
+ * that every path freed what it allocated. Iterations per loader:
+ * $SB_FUZZ_ITERS (default 300).
  */
 #include <criterion/criterion.h>
 
@@ -18,10 +19,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jobs.h"
 #include "json.h"
 #include "testutil.h"
 #include "trace.h"
 #include "workloads.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SB_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SB_TEST_ASAN 1
+#endif
+#endif
+#ifdef SB_TEST_ASAN
+#include <sanitizer/lsan_interface.h>
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Seeds                                                               */
@@ -115,6 +128,16 @@ static const char *const cluster_seeds[] = {
 static const char tensors_seed[] =
 	"model,tensor_index,size_mb\nvgg19,0,1.1\nvgg19,1,2.3\nalexnet,0,0.1\n"
 	"vgg19,2,392.0\nalexnet,2,144.0\nalexnet,1,36.0\n";
+
+static const char *const jobs_seeds[] = {
+	"arrival,model,d,t,p,iters,micro,batch,family,user\n"
+	"0,resnet50,4,1,1,1000,4,256,3,1\n30,bert-large,2,2,2,500,8,64,-1,0\n"
+	"30,gpt2-xl,1,8,4,250,16,64,7,19\n12.5,vgg16,2,1,2,80,8,128,3,2\n",
+	"iters,p,t,d,model,arrival\r\n10,1,1,8,googlenet,5\r\n\r\n"
+	"20,4,2,2,bert-large,0.25\r\n5,2,2,2,gpt2-medium,5\r\n",
+	"\n user , family , arrival , model , d , t , p , iters \n"
+	" 4 , 0 , 1e2 , alexnet , 1 , 1 , 1 , 1 \n\n 4 , 0 , 0 , inception4 , 8 , 1 , 1 , 2 ",
+};
 
 /* ------------------------------------------------------------------ */
 /* Mutations                                                           */
@@ -281,6 +304,26 @@ static void mutate_json(struct buf *b, struct sb_rng *r)
 	buf_insert(b, pos(r, b, 1), t, strlen(t));
 }
 
+/* mutate, or insert a token of the job CSV (column and model names, values
+ * at and beyond the limits of a field). */
+static void mutate_jobs(struct buf *b, struct sb_rng *r)
+{
+	static const char *const tokens[] = {
+		"arrival", "model", "iters", "micro", "batch", "family", "user", "gpus",
+		"resnet50", "vgg16", "bert-base", "gpt2-xl", "alexnet", "resnet", "4096",
+		"4097", "64", "65", "256", "65536", "16777216", "1000000000000", "1e12",
+		"-1", "-2", "0", "1e13", "1000000",
+	};
+	const char *t;
+
+	if (sb_rng_below(r, 2)) {
+		mutate(b, r);
+		return;
+	}
+	t = tokens[sb_rng_below(r, sizeof tokens / sizeof tokens[0])];
+	buf_insert(b, pos(r, b, 1), t, strlen(t));
+}
+
 /* ------------------------------------------------------------------ */
 /* Harness                                                             */
 /* ------------------------------------------------------------------ */
@@ -370,10 +413,58 @@ static void check_trace(const struct sb_trace *t)
 			cr_assert(strcmp(t->job[i].id, t->job[k].id), "duplicate id");
 }
 
+/* A job set as sb_load_jobs_csv promises it (jobs.h, cluster.h). */
+static void check_jobset(const struct sb_jobset *js, const char *path)
+{
+	const struct sb_catalog_entry *cat;
+	struct sb_err err = { 0 };
+	int i, nc;
+
+	cat = sb_catalog(&nc);
+	cr_assert_gt(js->n, 0);
+	cr_assert_not_null(js->job);
+	cr_assert_eq(js->nmodel, nc);
+	for (i = 0; i < nc; i++)
+		cr_assert_str_eq(js->model[i].name, cat[i].model.name);
+	cr_assert(strstr(js->source, path), "source without the file: %s", js->source);
+	for (i = 0; i < js->n; i++) {
+		const struct sb_job *j = &js->job[i];
+		const struct sb_model *m;
+		cr_assert_eq(j->id, i);
+		cr_assert(isfinite(j->arrival) && j->arrival >= 0 && j->arrival <= 1e12);
+		if (i)
+			cr_assert_geq(j->arrival, js->job[i - 1].arrival, "not sorted");
+		cr_assert(j->model >= 0 && j->model < js->nmodel);
+		m = &js->model[j->model];
+		cr_assert(j->d >= 1 && j->t >= 1 && j->p >= 1);
+		cr_assert_eq((long)j->gpus, (long)j->d * j->t * j->p);
+		cr_assert_leq(j->gpus, 65536);
+		cr_assert(m->cls != SB_MODEL_CNN || j->t == 1, "tensor-parallel CNN");
+		cr_assert_geq(j->iters, 1);
+		cr_assert_geq(j->micro, 1);
+		cr_assert_geq((long)j->batch, (long)j->d * j->micro);
+		cr_assert_geq(j->family, -1);
+		cr_assert_geq(j->user, 0);
+		cr_assert_eq(j->batch_mult, (double)j->batch / m->batch);
+		cr_assert(j->lr_mult == 1 && j->data_frac == 1 && j->trace_runtime == -1);
+	}
+	cr_assert_eq(sb_jobset_validate(js, NULL, &err), 0, "%s", err.msg);
+}
+
 static void check_fail(int rc, const struct sb_err *err, const char *path)
 {
 	cr_assert(rc == SB_EXIT_INPUT, "rc %d: %s", rc, err->msg);
 	cr_assert(strstr(err->msg, path), "message without the file: %s", err->msg);
+}
+
+/* Under `make asan`: nothing the test allocated is unreachable. LeakSanitizer's
+ * report when a Criterion worker exits does not fail the test, so each
+ * test asks for the check itself. */
+static void assert_no_leaks(void)
+{
+#ifdef SB_TEST_ASAN
+	cr_assert_eq(__lsan_do_recoverable_leak_check(), 0, "memory leaked (report above)");
+#endif
 }
 
 static uint64_t test_seed(const char *name)
@@ -413,6 +504,7 @@ Test(fuzz, tf_graph)
 	cr_log_info("fuzz tf_graph: %ld of %ld mutated inputs accepted", ok, n);
 	free(b.p);
 	unlink(path);
+	assert_no_leaks();
 }
 
 Test(fuzz, tf_devices)
@@ -443,6 +535,7 @@ Test(fuzz, tf_devices)
 	cr_log_info("fuzz tf_devices: %ld of %ld mutated inputs accepted", ok, n);
 	free(b.p);
 	unlink(path);
+	assert_no_leaks();
 }
 
 Test(fuzz, tf_inst)
@@ -480,6 +573,7 @@ Test(fuzz, tf_inst)
 	free(bd.p);
 	unlink(gpath);
 	unlink(dpath);
+	assert_no_leaks();
 }
 
 Test(fuzz, stg)
@@ -515,6 +609,7 @@ Test(fuzz, stg)
 	cr_log_info("fuzz stg: %ld of %ld mutated inputs accepted", ok, n);
 	free(b.p);
 	unlink(path);
+	assert_no_leaks();
 }
 
 Test(fuzz, etc)
@@ -562,6 +657,7 @@ Test(fuzz, etc)
 		free(b[i].p);
 		unlink(path[i]);
 	}
+	assert_no_leaks();
 }
 
 /* ------------------------------------------------------------------ */
@@ -601,6 +697,7 @@ Test(fuzz, tiresias_jobs)
 	cr_log_info("fuzz tiresias_jobs: %ld of %ld mutated inputs accepted", ok, n);
 	free(b.p);
 	unlink(path);
+	assert_no_leaks();
 }
 
 Test(fuzz, philly_jobs)
@@ -635,6 +732,7 @@ Test(fuzz, philly_jobs)
 	cr_log_info("fuzz philly_jobs: %ld of %ld mutated inputs accepted", ok, n);
 	free(b.p);
 	unlink(path);
+	assert_no_leaks();
 }
 
 Test(fuzz, json)
@@ -678,6 +776,7 @@ Test(fuzz, json)
 	cr_log_info("fuzz json: %ld of %ld mutated inputs accepted", ok, n);
 	free(b.p);
 	unlink(path);
+	assert_no_leaks();
 }
 
 Test(fuzz, values)
@@ -712,6 +811,7 @@ Test(fuzz, values)
 	cr_log_info("fuzz values: %ld of %ld mutated inputs accepted", ok, n);
 	free(b.p);
 	unlink(path);
+	assert_no_leaks();
 }
 
 Test(fuzz, tiresias_cluster)
@@ -746,6 +846,7 @@ Test(fuzz, tiresias_cluster)
 	cr_log_info("fuzz tiresias_cluster: %ld of %ld mutated inputs accepted", ok, n);
 	free(b.p);
 	unlink(path);
+	assert_no_leaks();
 }
 
 Test(fuzz, model_tensors)
@@ -788,4 +889,37 @@ Test(fuzz, model_tensors)
 	cr_log_info("fuzz model_tensors: %ld of %ld mutated inputs accepted", ok, n);
 	free(b.p);
 	unlink(path);
+	assert_no_leaks();
+}
+
+Test(fuzz, job_csv)
+{
+	struct sb_rng r = sb_rng_stream(test_seed("job_csv"), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+
+	temp_path(path, sizeof path);
+	for (it = 0; it < n; it++) {
+		struct sb_jobset js;
+		struct sb_err err = { 0 };
+		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
+		buf_set(&b, jobs_seeds[sb_rng_below(&r, 3)]);
+		for (k = 0; k < muts; k++)
+			mutate_jobs(&b, &r);
+		write_file(path, &b);
+		rc = sb_load_jobs_csv(path, &js, &err);
+		if (rc == 0) {
+			check_jobset(&js, path);
+			ok++;
+		} else {
+			check_fail(rc, &err, path);
+			cr_assert(js.n == 0 && !js.job && js.nmodel == 0 && !js.model);
+		}
+		sb_jobset_release(&js);
+	}
+	cr_log_info("fuzz job_csv: %ld of %ld mutated inputs accepted", ok, n);
+	free(b.p);
+	unlink(path);
+	assert_no_leaks();
 }

@@ -7,10 +7,11 @@
  *             d, t, p (parallel degrees >= 1), iters (>= 1)
  *   optional  micro (default 4p), batch (default: the model's),
  *             family (>= -1, default -1), user (>= 0, default 0)
- * Unknown columns are an error (a typo would otherwise be ignored). Jobs
- * are sorted by arrival, equal arrivals in file order, and numbered in that
- * order. The catalogue's configurations are not enforced: any (d, t, p)
- * the model allows goes (CNNs are not tensor-parallel).
+ * Blank lines are skipped (before the header too). Unknown columns are an
+ * error (a typo would otherwise be ignored). Jobs are sorted by arrival,
+ * equal arrivals in file order, and numbered in that order. The
+ * catalogue's configurations are not enforced: any (d, t, p) the model
+ * allows goes (CNNs are not tensor-parallel).
  */
 #include "jobs.h"
 #include "workloads.h"
@@ -54,9 +55,13 @@ int sb_load_jobs_csv(const char *path, struct sb_jobset *js, struct sb_err *err)
 	rc = sb_wl_open(&f, "job set", path, err);
 	if (rc)
 		return rc;
-	line = sb_wl_next(&f);
+	/* Blank lines are skipped everywhere, before the header too (else a
+	 * leading blank line would be reported as an unknown column ''). */
+	while ((line = sb_wl_next(&f)) != NULL && !*sb_wl_trim(line))
+		;
 	if (!line) {
-		rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, 0, NULL, "empty file");
+		rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, f.lineno + 1, NULL,
+				"empty file (expected a header line)");
 		goto out;
 	}
 	for (k = 0; k < NCOL; k++)
@@ -98,7 +103,7 @@ int sb_load_jobs_csv(const char *path, struct sb_jobset *js, struct sb_err *err)
 		{
 			struct row *g = sb_wl_grow(rows, &cap, n + 1, sizeof *rows);
 			if (!g) {
-				rc = sb_err_set(err, SB_EXIT_RUN, "out of memory");
+				rc = sb_wl_fail(&f, err, SB_EXIT_RUN, 0, NULL, "out of memory");
 				goto out;
 			}
 			rows = g;
@@ -175,13 +180,24 @@ int sb_load_jobs_csv(const char *path, struct sb_jobset *js, struct sb_err *err)
 		n++;
 	}
 	if (n == 0) {
-		rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, 0, NULL, "no jobs");
+		rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, f.lineno + 1, NULL,
+				"no jobs after the header");
 		goto out;
 	}
 	qsort(rows, n, sizeof *rows, cmp_row);
-	sb_catalog_models(js);
+	/* The model table is the catalogue (as sb_catalog_models makes it),
+	 * allocated here with the reporting allocator: a loader returns
+	 * SB_EXIT_RUN when memory runs out, it does not exit. */
+	js->job = sb_calloc(n, sizeof *js->job);
+	js->model = sb_calloc((size_t)ncat, sizeof *js->model);
+	if (!js->job || !js->model) {
+		rc = sb_wl_fail(&f, err, SB_EXIT_RUN, 0, NULL, "out of memory");
+		goto out;
+	}
+	js->nmodel = ncat;
+	for (i = 0; i < ncat; i++)
+		js->model[i] = cat[i].model;
 	js->n = (int)n;
-	js->job = SB_NEW(struct sb_job, n);
 	for (i = 0; i < (int)n; i++) {
 		js->job[i] = rows[i].job;
 		js->job[i].id = i;

@@ -27,9 +27,11 @@ const struct sb_param sb_asrpt_params[] = {
 
 #define NFEAT SB_ASRPT_NFEAT
 
+/* A running median: the lower half in a max-heap (keys negated), the
+ * upper half in a min-heap; O(log n) per value, O(1) per query. */
 struct sorted {
-	int n, cap;
-	double *v;
+	struct sb_heap lo, hi;
+	int n;
 };
 
 /* completed counts of one (model, GPU count) */
@@ -83,14 +85,23 @@ struct state {
 
 static void sorted_add(struct sorted *s, double v)
 {
-	int i;
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->v = sb_xrealloc(s->v, sizeof(double) * (size_t)s->cap);
+	struct sb_heap_item it;
+	if (s->n == 0) {
+		sb_heap_init(&s->lo);
+		sb_heap_init(&s->hi);
 	}
-	for (i = s->n; i > 0 && s->v[i - 1] > v; i--)
-		s->v[i] = s->v[i - 1];
-	s->v[i] = v;
+	if (sb_heap_size(&s->lo) == 0 || v <= -sb_heap_peek(&s->lo)->key)
+		sb_heap_push(&s->lo, -v, 0);
+	else
+		sb_heap_push(&s->hi, v, 0);
+	/* rebalance: |lo| = |hi| or |hi| + 1 */
+	if (sb_heap_size(&s->lo) > sb_heap_size(&s->hi) + 1) {
+		sb_heap_pop(&s->lo, &it);
+		sb_heap_push(&s->hi, -it.key, 0);
+	} else if (sb_heap_size(&s->hi) > sb_heap_size(&s->lo)) {
+		sb_heap_pop(&s->hi, &it);
+		sb_heap_push(&s->lo, -it.key, 0);
+	}
 	s->n++;
 }
 
@@ -98,14 +109,22 @@ static double sorted_median(const struct sorted *s)
 {
 	if (s->n == 0)
 		return NAN;
-	return s->n % 2 ? s->v[s->n / 2] : 0.5 * (s->v[s->n / 2 - 1] + s->v[s->n / 2]);
+	if (s->n % 2)
+		return -sb_heap_peek(&s->lo)->key;
+	return 0.5 * (-sb_heap_peek(&s->lo)->key + sb_heap_peek(&s->hi)->key);
+}
+
+static void sorted_release(struct sorted *s)
+{
+	if (s->n == 0)
+		return;
+	sb_heap_release(&s->lo);
+	sb_heap_release(&s->hi);
 }
 
 void sb_asrpt_features(const struct sb_job *job, const struct sb_model *m,
 		       const struct sb_asrpt_fam *f, double now, double *x)
 {
-	if (f && f->count == 0 && job->family < 0)
-		f = NULL;
 	x[0] = log(m->params);
 	x[1] = m->cls;
 	x[2] = log((double)job->batch);
@@ -166,6 +185,8 @@ static double fallback(struct state *st, const struct sb_job *job, double tau_re
 	return isnan(m) ? st->prior : m / tau_ref;
 }
 
+static void train(struct state *st);
+
 static double predict(struct state *st, struct sb_csim *s, int j)
 {
 	const struct sb_job *job = sb_csim_job(s, j);
@@ -176,8 +197,12 @@ static double predict(struct state *st, struct sb_csim *s, int j)
 		p = (double)job->iters;
 		if (st->noise > 0)
 			p *= exp(st->noise * sb_rng_normal(&st->rng, 0, 1));
-	} else if (st->predict == SB_ASRPT_RF && st->rf_ready && job->family >= 0 &&
-		   st->fam[job->family].count >= st->kmin) {
+	} else if (st->predict == SB_ASRPT_RF && st->ncompleted >= st->warmup &&
+		   job->family >= 0 && st->fam[job->family].count >= st->kmin) {
+		/* trained when first needed, then again after every `retrain`
+		 * completions: a workload whose jobs never ask costs nothing */
+		if (!st->rf_ready || st->since_train >= st->retrain)
+			train(st);
 		p = exp(sb_rf_predict(&st->rf, st->x + (size_t)j * NFEAT));
 	} else {
 		p = fallback(st, job, sb_csim_tau_ref(s, j));
@@ -411,12 +436,12 @@ void sb_asrpt_release(void *ctx)
 	sb_free(st->x);
 	sb_free(st->fam);
 	for (i = 0; i <= st->nmodel; i++)
-		sb_free(st->per_model[i].v);
+		sorted_release(&st->per_model[i]);
 	sb_free(st->per_model);
 	for (i = 0; i < st->nshape; i++)
-		sb_free(st->shape[i].v.v);
+		sorted_release(&st->shape[i].v);
 	sb_free(st->shape);
-	sb_free(st->all.v);
+	sorted_release(&st->all);
 	sb_rf_release(&st->rf);
 	sb_free(st->completed);
 	sb_heap_release(&st->wait);
@@ -466,9 +491,6 @@ void sb_asrpt_on_finish(void *ctx, struct sb_csim *s, int j)
 	sorted_add(&st->all, n * st->tref[j]);
 	st->completed[st->ncompleted++] = j;
 	st->since_train++;
-	if (st->predict == SB_ASRPT_RF && st->ncompleted >= st->warmup &&
-	    (!st->rf_ready || st->since_train >= st->retrain))
-		train(st);
 }
 
 /* Step A's adaptive correction for running jobs; returns the earliest
@@ -476,13 +498,11 @@ void sb_asrpt_on_finish(void *ctx, struct sb_csim *s, int j)
 static double adapt(struct state *st, struct sb_csim *s)
 {
 	int n, i;
-	const int *act = sb_csim_active(s, &n);
+	const int *run = sb_csim_running(s, &n);
 	double now = sb_csim_now(s), next = INFINITY;
 	for (i = 0; i < n; i++) {
-		int j = act[i];
+		int j = run[i];
 		double done;
-		if (sb_csim_state(s, j) != SB_JOB_RUNNING)
-			continue;
 		if (st->tau_run[j] == 0)
 			st->tau_run[j] = sb_csim_tau(s, j) / sb_csim_tau_ref(s, j);
 		done = (double)sb_csim_done(s, j);
