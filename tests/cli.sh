@@ -68,9 +68,10 @@ else
 	bad "quick run failed: $(cat "$tmp/e1" "$tmp/e2" 2>/dev/null | tail -3)"
 fi
 
-# determinism of solver results: GLPK stops at node/iteration limits, not
-# at wall-clock ones, so MILP bounds are the same whatever the load
-for e in dag_milp dag_stg; do
+# determinism of solver results (GLPK stops at node/iteration limits, not
+# at wall-clock ones, so MILP bounds are the same whatever the load) and of
+# the cluster simulations (random forests, policy streams)
+for e in dag_milp dag_stg cl_load cl_pred; do
 	if "$SB" run $e --quick --seed 5 --jobs 1 --out "$tmp/m1.h5" 2>"$tmp/e1" &&
 	   "$SB" run $e --quick --seed 5 --jobs 2 --out "$tmp/m2.h5" 2>"$tmp/e2"; then
 		"$SB" export "$tmp/m1.h5" points --exact > "$tmp/m1.txt"
