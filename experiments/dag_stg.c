@@ -27,9 +27,9 @@ static const struct sb_param params[] = {
 	{ "files", 64, 1, 64, 1, "at most this many STG files (sorted by name)" },
 	{ "ti_iters", 20000, 1, 1e9, 1, "simplex iterations of the time-indexed model "
 	  "(deterministic limit)" },
-	{ "ti_limit", 60, 0.1, 3600, 0, "GLPK time limit of the time-indexed model (s; a "
+	{ "ti_limit", 300, 0.1, 3600, 0, "GLPK time limit of the time-indexed model (s; a "
 	  "safety net: rows that hit it depend on the machine and are flagged)" },
-	{ "ti_max_vars", 15000, 0, 1e7, 1, "solve the time-indexed model only up to this many binaries" },
+	{ "ti_max_vars", 8000, 0, 1e7, 1, "solve the time-indexed model only up to this many binaries" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 

@@ -16,7 +16,13 @@ set linetype 7 lc rgb "#F0E442" lw 2 pt 15 ps 0.8
 set linetype 8 lc rgb "#000000" lw 2 pt 1 ps 0.8
 set linetype 9 lc rgb "#999999" lw 2 pt 2 ps 0.8
 set linetype 10 lc rgb "#0072B2" lw 2 dt 2 pt 4 ps 0.8
-set linetype cycle 10
+set linetype 11 lc rgb "#E69F00" lw 2 dt 2 pt 6 ps 0.8
+set linetype 12 lc rgb "#009E73" lw 2 dt 2 pt 8 ps 0.8
+set linetype 13 lc rgb "#D55E00" lw 2 dt 2 pt 10 ps 0.8
+set linetype 14 lc rgb "#CC79A7" lw 2 dt 2 pt 12 ps 0.8
+set linetype 15 lc rgb "#56B4E9" lw 2 dt 2 pt 14 ps 0.8
+set linetype 16 lc rgb "#000000" lw 2 dt 3 pt 5 ps 0.8
+set linetype cycle 16
 set grid ytics lc rgb "#dddddd"
 set border 3
 set tics nomirror
