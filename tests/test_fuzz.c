@@ -21,6 +21,7 @@
 
 #include "jobs.h"
 #include "json.h"
+#include "pipeload.h"
 #include "testutil.h"
 #include "trace.h"
 #include "workloads.h"
@@ -137,6 +138,39 @@ static const char *const jobs_seeds[] = {
 	"20,4,2,2,bert-large,0.25\r\n5,2,2,2,gpt2-medium,5\r\n",
 	"\n user , family , arrival , model , d , t , p , iters \n"
 	" 4 , 0 , 1e2 , alexnet , 1 , 1 , 1 , 1 \n\n 4 , 0 , 0 , inception4 , 8 , 1 , 1 , 2 ",
+};
+
+
+/* Layer profiles (graph.txt layout): tab / two-space / space+tab edge
+ * lines, a list activation, an Input source, a __getitem__ sink, a late
+ * second source, stage_id, non-contiguous ids, no final newline. */
+static const char *const profile_seeds[] = {
+	"node10 -- Input -- forward_compute_time=5.0, backward_compute_time=0.0, "
+	"activation_size=100.0, parameter_size=0.0\n"
+	"node20 -- Conv -- forward_compute_time=2.0, backward_compute_time=4.0, "
+	"activation_size=[10.0; 30.0], parameter_size=8.0\n"
+	"node7 -- BranchA -- forward_compute_time=1, backward_compute_time=2, "
+	"activation_size=20, parameter_size=4\n"
+	"node30 -- BranchB -- forward_compute_time=3, backward_compute_time=6, "
+	"activation_size=5, parameter_size=0 -- stage_id=1\n"
+	"node40 -- Add -- forward_compute_time=0.5, backward_compute_time=0.5, "
+	"activation_size=40, parameter_size=0\n"
+	"node50 -- __getitem__(0) -- forward_compute_time=0, backward_compute_time=0, "
+	"activation_size=7, parameter_size=0\n"
+	"node5 -- hidden -- forward_compute_time=0.25, backward_compute_time=0, "
+	"activation_size=6, parameter_size=2\n"
+	"\tnode10 -- node20\n  node20 -- node7\n \tnode20 -- node30\n"
+	"\tnode7 -- node40\n\tnode30 -- node40\n\tnode5 -- node40\n\tnode40 -- node50",
+	"node1 -- input_ids -- forward_compute_time=0.01, backward_compute_time=0, "
+	"activation_size=9216, parameter_size=0\n"
+	"node2 -- attention_mask -- forward_compute_time=0.011, backward_compute_time=0, "
+	"activation_size=3538944, parameter_size=0 \n"
+	"node3 -- layer_0 -- forward_compute_time=2.69, backward_compute_time=4.47, "
+	"activation_size=4325376, parameter_size=50384896\n"
+	"node4 -- layer_1 -- forward_compute_time=2.69, backward_compute_time=4.47, "
+	"activation_size=4325376, parameter_size=50384896\n\n"
+	"\tnode1 -- node2\n\tnode1 -- node3\n\tnode2 -- node3\n\tnode3 -- node4\n"
+	"\tnode2 -- node4\n",
 };
 
 /* ------------------------------------------------------------------ */
@@ -922,4 +956,82 @@ Test(fuzz, job_csv)
 	free(b.p);
 	unlink(path);
 	assert_no_leaks();
+}
+
+/* ------------------------------------------------------------------ */
+/* Pipeline-family profiles (pipeload.h)                               */
+/* ------------------------------------------------------------------ */
+
+/* A model as the profile loaders promise it. */
+static void check_pmodel(const struct sb_pmodel *m, const char *path, int pbs)
+{
+	int i;
+
+	cr_assert_gt(m->n, 0);
+	cr_assert_not_null(m->layer);
+	cr_assert_eq(m->pbs, pbs);
+	cr_assert(memchr(m->name, '\0', sizeof m->name) && m->name[0]);
+	cr_assert(!strncmp(m->source, "real: ", 6) && strstr(m->source, path),
+		  "source %s", m->source);
+	for (i = 0; i < m->n; i++) {
+		const struct sb_layer *l = &m->layer[i];
+		cr_assert(memchr(l->name, '\0', sizeof l->name));
+		cr_assert(isfinite(l->fwd) && l->fwd >= 0);
+		cr_assert(isfinite(l->bwd) && l->bwd >= 0);
+		cr_assert(isfinite(l->act) && l->act >= 0);
+		cr_assert(isfinite(l->stash) && l->stash >= 0);
+		cr_assert(isfinite(l->params) && l->params >= 0);
+	}
+}
+
+static void fuzz_profile(const char *test, int dapple)
+{
+	struct sb_rng r = sb_rng_stream(test_seed(test), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+
+	if (dapple) {
+		int fd;
+		snprintf(path, sizeof path, "/tmp/sbfuzz-XXXXXX-pbs-4.txt");
+		fd = mkstemps(path, 10);
+		cr_assert_geq(fd, 0);
+		close(fd);
+	} else {
+		temp_path(path, sizeof path);
+	}
+	for (it = 0; it < n; it++) {
+		struct sb_pmodel m;
+		struct sb_err err = { 0 };
+		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
+		int pbs = dapple ? 4 : 1 + (int)sb_rng_below(&r, 64);
+		buf_set(&b, profile_seeds[sb_rng_below(&r, 2)]);
+		for (k = 0; k < muts; k++)
+			mutate(&b, &r);
+		write_file(path, &b);
+		rc = dapple ? sb_load_dapple_profile(path, &m, &err)
+			    : sb_load_pipedream_profile(path, pbs, &m, &err);
+		if (rc == 0) {
+			check_pmodel(&m, path, pbs);
+			ok++;
+		} else {
+			check_fail(rc, &err, path);
+			cr_assert(m.n == 0 && !m.layer && !m.source[0], "not zeroed");
+		}
+		sb_pmodel_release(&m);
+	}
+	cr_log_info("fuzz %s: %ld of %ld mutated inputs accepted", test, ok, n);
+	free(b.p);
+	unlink(path);
+	assert_no_leaks();
+}
+
+Test(fuzz, pipedream_profile)
+{
+	fuzz_profile("pipedream_profile", 0);
+}
+
+Test(fuzz, dapple_profile)
+{
+	fuzz_profile("dapple_profile", 1);
 }
