@@ -308,6 +308,19 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 int sb_cluster_check(const struct sb_cluster *cl, const struct sb_jobset *js,
 		     const struct sb_cluster_result *r, char *why, size_t whysz);
 
+/*
+ * Ask placer pl where it would put job j of js when exactly the GPUs with
+ * gpu_free[g] = 1 are free (no simulation runs: a frozen cluster state).
+ * Fills gpus[0..g_j) and returns 0, or -1 if the placer finds no room;
+ * *cut (bytes per iteration across servers) and *tau (iteration time) of
+ * the choice when not NULL. SB_BUG if the placer returns GPUs that are not
+ * free or not distinct.
+ */
+int sb_cluster_probe_place(const struct sb_cluster *cl, const struct sb_jobset *js, int j,
+			   const unsigned char *gpu_free, const struct sb_cluster_policy *pl,
+			   const struct sb_opts *o, uint64_t seed, int *gpus, double *cut,
+			   double *tau);
+
 struct sb_cluster_metrics {
 	int n;                   /* jobs measured */
 	double jct_mean, jct_p50, jct_p95, jct_p99;

@@ -528,3 +528,71 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 		sb_cluster_result_release(r);
 	return rc;
 }
+
+/* ------------------------------------------------------------------ */
+/* Probing a placer on a frozen cluster state                          */
+/* ------------------------------------------------------------------ */
+
+int sb_cluster_probe_place(const struct sb_cluster *cl, const struct sb_jobset *js, int j,
+			   const unsigned char *gpu_free, const struct sb_cluster_policy *pl,
+			   const struct sb_opts *o, uint64_t seed, int *gpus, double *cut,
+			   double *tau)
+{
+	struct sb_csim s;
+	struct sb_cluster_result r;
+	struct sb_cluster_combo cb;
+	struct sb_rng rng = sb_rng_stream(seed, (uint64_t)j, 0,
+					  SB_RNG_POLICY ^ sb_hash_str(pl->name));
+	int N = cl->nserver * cl->gpus, x, v, rc, g = js->job[j].gpus;
+	int *server = SB_NEW(int, g);
+	unsigned char *seen = SB_NEW(unsigned char, N);
+
+	memset(&s, 0, sizeof s);
+	memset(&r, 0, sizeof r);
+	memset(&cb, 0, sizeof cb);
+	cb.place = pl;
+	snprintf(cb.label, sizeof cb.label, "probe+%s", pl->name);
+	s.cl = cl;
+	s.js = js;
+	s.combo = &cb;
+	s.r = &r;
+	s.view = SB_NEW(struct sb_job, js->n);
+	memcpy(s.view, js->job, sizeof(struct sb_job) * (size_t)js->n);
+	s.cj = SB_NEW(struct cjob, js->n);
+	s.graph = SB_NEW(struct sb_jobgraph, js->n);
+	r.tau_ref = SB_NEW(double, js->n);
+	sb_jobgraph_build(&s.graph[j], &js->job[j], &js->model[js->job[j].model], cl);
+	r.tau_ref[j] = sb_job_ref_placement(cl, &s.graph[j], server);
+	s.cj[j].state = SB_JOB_PENDING;
+	s.gpu_free = SB_NEW(unsigned char, N);
+	s.free_srv = SB_NEW(int, cl->nserver);
+	for (x = 0; x < N; x++) {
+		s.gpu_free[x] = gpu_free[x] ? 1 : 0;
+		s.free_srv[x / cl->gpus] += s.gpu_free[x];
+		s.nfree += s.gpu_free[x];
+	}
+	rc = s.nfree >= g ? pl->place(&s, j, o, &rng, gpus) : -1;
+	if (rc == 0) {
+		for (v = 0; v < g; v++) {
+			if (gpus[v] < 0 || gpus[v] >= N || !gpu_free[gpus[v]] || seen[gpus[v]])
+				SB_BUG("placer %s chose GPU %d, which is not free or is twice",
+				       pl->name, gpus[v]);
+			seen[gpus[v]] = 1;
+			server[v] = gpus[v] / cl->gpus;
+		}
+		if (cut)
+			*cut = sb_jobgraph_cut(&s.graph[j], server);
+		if (tau)
+			*tau = sb_job_iter_time(cl, &s.graph[j], server);
+	}
+	sb_jobgraph_release(&s.graph[j]);
+	sb_free(s.graph);
+	sb_free(s.view);
+	sb_free(s.cj);
+	sb_free(s.gpu_free);
+	sb_free(s.free_srv);
+	sb_free(r.tau_ref);
+	sb_free(server);
+	sb_free(seen);
+	return rc;
+}
