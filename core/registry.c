@@ -5,6 +5,7 @@
  */
 #include "cluster.h"
 #include "dag.h"
+#include "pipe.h"
 #include "registry.h"
 #include "exp.h"
 
@@ -27,6 +28,7 @@ struct entry {
 
 #define SB_REG_dag_policy KEEP
 #define SB_REG_cluster_policy SKIP
+#define SB_REG_pipe_schedule SKIP
 #define SB_REG_experiment SKIP
 static const struct entry dag_entries[] = {
 #include "registry.def"
@@ -34,10 +36,12 @@ static const struct entry dag_entries[] = {
 };
 #undef SB_REG_dag_policy
 #undef SB_REG_cluster_policy
+#undef SB_REG_pipe_schedule
 #undef SB_REG_experiment
 
 #define SB_REG_dag_policy SKIP
 #define SB_REG_cluster_policy KEEP
+#define SB_REG_pipe_schedule SKIP
 #define SB_REG_experiment SKIP
 static const struct entry cluster_entries[] = {
 #include "registry.def"
@@ -45,10 +49,25 @@ static const struct entry cluster_entries[] = {
 };
 #undef SB_REG_dag_policy
 #undef SB_REG_cluster_policy
+#undef SB_REG_pipe_schedule
 #undef SB_REG_experiment
 
 #define SB_REG_dag_policy SKIP
 #define SB_REG_cluster_policy SKIP
+#define SB_REG_pipe_schedule KEEP
+#define SB_REG_experiment SKIP
+static const struct entry pipe_sched_entries[] = {
+#include "registry.def"
+	{ NULL, NULL }
+};
+#undef SB_REG_dag_policy
+#undef SB_REG_cluster_policy
+#undef SB_REG_pipe_schedule
+#undef SB_REG_experiment
+
+#define SB_REG_dag_policy SKIP
+#define SB_REG_cluster_policy SKIP
+#define SB_REG_pipe_schedule SKIP
 #define SB_REG_experiment KEEP
 static const struct entry exp_entries[] = {
 #include "registry.def"
@@ -56,6 +75,7 @@ static const struct entry exp_entries[] = {
 };
 #undef SB_REG_dag_policy
 #undef SB_REG_cluster_policy
+#undef SB_REG_pipe_schedule
 #undef SB_REG_experiment
 
 static const char *dag_name(const void *p) { return ((const struct sb_dag_policy *)p)->name; }
@@ -64,6 +84,10 @@ static const char *cluster_name(const void *p)
 	return ((const struct sb_cluster_policy *)p)->name;
 }
 static const char *exp_name(const void *p) { return ((const struct sb_experiment *)p)->name; }
+static const char *pipe_sched_name(const void *p)
+{
+	return ((const struct sb_pipe_schedule *)p)->name;
+}
 
 struct table {
 	const struct entry *e;
@@ -76,13 +100,15 @@ struct table {
 static const void *dag_sorted[NSLOT(dag_entries)];
 static const void *cluster_sorted[NSLOT(cluster_entries)];
 static const void *exp_sorted[NSLOT(exp_entries)];
+static const void *pipe_sched_sorted[NSLOT(pipe_sched_entries)];
 
 /* (static storage: no allocation, so lookups work whatever a test does to
  * the allocator) */
-static struct table tables[3] = {
+static struct table tables[4] = {
 	{ dag_entries, dag_name, -1, dag_sorted },
 	{ cluster_entries, cluster_name, -1, cluster_sorted },
 	{ exp_entries, exp_name, -1, exp_sorted },
+	{ pipe_sched_entries, pipe_sched_name, -1, pipe_sched_sorted },
 };
 
 static const char *(*cmp_name)(const void *);
@@ -176,4 +202,16 @@ const struct sb_experiment *sb_experiment_find(const char *name)
 const char *sb_experiment_file(const struct sb_experiment *e)
 {
 	return file_of(2, e);
+}
+
+const struct sb_pipe_schedule *const *sb_pipe_schedules(int *n)
+{
+	struct table *t = get(3);
+	*n = t->n;
+	return (const struct sb_pipe_schedule *const *)t->sorted;
+}
+
+const struct sb_pipe_schedule *sb_pipe_schedule_find(const char *name)
+{
+	return find(3, name);
 }

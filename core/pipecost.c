@@ -1,0 +1,161 @@
+/*
+ * pipecost.c - plans and their costs (spec pipeplan.md §2, our model [O]):
+ *
+ *   beta  = batch / (copies M) samples per microbatch
+ *   F_s   = beta sum_{l in s} fwd_l / (r_s speed)        (split-concat)
+ *   B_s   = beta sum_{l in s} bwd_l / (r_s speed)  (+ F_s with re-computation)
+ *   C_s   = alpha + beta act_{last of s} / BW(D_s, D_{s+1}), BW = the
+ *           smallest bandwidth between a GPU of one set and one of the other
+ *   AR_s  = 2 (n-1)/n W_s / (smallest bandwidth among the n GPUs of stage s
+ *           in every copy), 0 for n = 1 (ring all-reduce of the gradients)
+ *   memory per GPU of stage s: kappa W_s + inflight x beta sum stash_l / r_s
+ *           (re-computation stashes only the stage's input activation)
+ */
+#include "pipe.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void sb_pipe_plan_init(struct sb_pipe_plan *p, int S, int copies)
+{
+	memset(p, 0, sizeof *p);
+	SB_ASSERT(S >= 1 && copies >= 1);
+	p->S = S;
+	p->copies = copies;
+	p->M = 1;
+	p->st = SB_NEW(struct sb_pipe_stage, S * copies);
+}
+
+void sb_pipe_plan_release(struct sb_pipe_plan *p)
+{
+	if (!p)
+		return;
+	sb_free(p->st);
+	memset(p, 0, sizeof *p);
+}
+
+int sb_pipe_plan_validate(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
+			  const struct sb_topo *t, struct sb_err *err)
+{
+	int c, s, k, nused = 0;
+	unsigned char *used;
+	const char *f = NULL;
+
+	if (p->S < 1 || p->copies < 1 || p->M < 1)
+		return sb_err_set(err, SB_EXIT_INPUT, "plan (%s): S, copies and M must be >= 1",
+				  p->planner);
+	if (!(p->batch >= (double)p->copies * p->M))
+		return sb_err_set(err, SB_EXIT_INPUT, "plan (%s): batch %g < copies x M = %d",
+				  p->planner, p->batch, p->copies * p->M);
+	used = SB_NEW(unsigned char, t->n);
+	for (c = 0; c < p->copies && !f; c++) {
+		int next = 0;
+		for (s = 0; s < p->S && !f; s++) {
+			const struct sb_pipe_stage *st = &p->st[c * p->S + s];
+			if (st->first != next || st->last < st->first || st->last >= m->n)
+				f = "layers";
+			else if (st->r < 1 || st->r > 64)
+				f = "r";
+			else if (p->batch / ((double)p->copies * p->M) < st->r)
+				f = "r (fewer samples per microbatch than replicas)";
+			for (k = 0; k < st->r && !f; k++) {
+				int g = st->gpu[k];
+				if (g < 0 || g >= t->n || used[g])
+					f = "gpu (out of range or used twice)";
+				else
+					used[g] = 1, nused++;
+			}
+			next = st->last + 1;
+			if (f) {
+				sb_free(used);
+				return sb_err_set(err, SB_EXIT_INPUT, "plan (%s): copy %d, stage %d: "
+						  "field '%s' invalid", p->planner, c, s, f);
+			}
+		}
+		if (next != m->n)
+			f = "layers (not all covered)";
+	}
+	sb_free(used);
+	if (f)
+		return sb_err_set(err, SB_EXIT_INPUT, "plan (%s): field '%s' invalid", p->planner, f);
+	return 0;
+}
+
+static double min_bw(const struct sb_topo *t, const int *a, int na, const int *b, int nb)
+{
+	double bw = INFINITY;
+	int i, j;
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (a[i] != b[j])
+				bw = sb_min(bw, t->bw[a[i] * t->n + b[j]]);
+	return bw;
+}
+
+void sb_pipe_costs_build(struct sb_pipe_costs *c, const struct sb_pipe_plan *p,
+			 const struct sb_pmodel *m, const struct sb_topo *t, double kappa)
+{
+	int S = p->S, nc = p->copies, k, s, l;
+	double speed = t->speed > 0 ? t->speed : 1;
+
+	memset(c, 0, sizeof *c);
+	c->S = S;
+	c->copies = nc;
+	c->beta = p->batch / ((double)nc * p->M);
+	c->F = SB_NEW(double, S * nc);
+	c->B = SB_NEW(double, S * nc);
+	c->C = SB_NEW(double, S * nc);
+	c->AR = SB_NEW(double, S);
+	c->mem_w = SB_NEW(double, S);
+	c->mem_a = SB_NEW(double, S);
+	for (k = 0; k < nc; k++)
+		for (s = 0; s < S; s++) {
+			const struct sb_pipe_stage *st = &p->st[k * S + s];
+			double f = 0, b = 0;
+			for (l = st->first; l <= st->last; l++) {
+				f += m->layer[l].fwd;
+				b += m->layer[l].bwd;
+			}
+			c->F[k * S + s] = c->beta * f / (st->r * speed);
+			c->B[k * S + s] = c->beta * b / (st->r * speed) +
+					  (p->recompute ? c->F[k * S + s] : 0);
+			if (s + 1 < S) {
+				const struct sb_pipe_stage *nx = &p->st[k * S + s + 1];
+				c->C[k * S + s] = t->latency + c->beta * m->layer[st->last].act /
+					min_bw(t, st->gpu, st->r, nx->gpu, nx->r);
+			}
+		}
+	for (s = 0; s < S; s++) {
+		const struct sb_pipe_stage *st = &p->st[s];
+		int n = st->r * nc, i, *all = SB_NEW(int, n);
+		double w = 0, a = 0, bw;
+		for (l = st->first; l <= st->last; l++) {
+			w += m->layer[l].params;
+			a += m->layer[l].stash;
+		}
+		for (k = 0; k < nc; k++)
+			for (i = 0; i < st->r; i++)
+				all[k * st->r + i] = p->st[k * S + s].gpu[i];
+		bw = min_bw(t, all, n, all, n);
+		c->AR[s] = n > 1 ? 2.0 * (n - 1) / n * w / bw : 0;
+		c->mem_w[s] = kappa * w;
+		if (p->recompute)
+			a = st->first > 0 ? m->layer[st->first - 1].act : 0;
+		c->mem_a[s] = c->beta * a / st->r;
+		sb_free(all);
+	}
+}
+
+void sb_pipe_costs_release(struct sb_pipe_costs *c)
+{
+	if (!c)
+		return;
+	sb_free(c->F);
+	sb_free(c->B);
+	sb_free(c->C);
+	sb_free(c->AR);
+	sb_free(c->mem_w);
+	sb_free(c->mem_a);
+	memset(c, 0, sizeof *c);
+}
