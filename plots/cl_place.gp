@@ -1,0 +1,16 @@
+# asrpt-F9: each placer's inter-server cut against the exact placement ILP
+# (GLPK), jobs of 2-16 GPUs on 4 servers of 8 GPUs with random occupancy:
+# the share of the job's bytes that cross servers beyond the optimum (mean
+# and 95% CI over instances; 0 = optimal).
+load "plots/style.gp"
+set title "Placement vs the exact ILP (A-SRPT's KL placement as reconstructed here)"
+set xlabel "GPUs of the job (log scale)"
+set ylabel "excess cut / all bytes of the job"
+set logscale x 2
+set xrange [1.5:20]
+set yrange [0:*]
+set key outside right top
+pols = system(sprintf("%s export %s summary | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+plot for [i=1:words(pols)] data("summary", "--where placer=".word(pols,i)) \
+       using "gpus":"excess_mean":"excess_ci95" with yerrorlines lt i title word(pols,i)
+call "plots/render.gp" "9" "5"
