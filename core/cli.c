@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "claims.h"
 #include "cluster.h"
+#include "pipe.h"
 #include "dag.h"
 #include "exp.h"
 #include "h5.h"
@@ -61,8 +62,10 @@ static int cmd_list(int argc, char **argv)
 	const struct sb_dag_policy *const *p = sb_dag_policies(&n);
 	const struct sb_experiment *const *e;
 
-	if (fam && strcmp(fam, "dag") && strcmp(fam, "cluster") && strcmp(fam, "experiments"))
-		return bad_usage("unknown family '%s' (known: dag, cluster, experiments)", fam);
+	if (fam && strcmp(fam, "dag") && strcmp(fam, "cluster") && strcmp(fam, "pipeline") &&
+	    strcmp(fam, "experiments"))
+		return bad_usage("unknown family '%s' (known: dag, cluster, pipeline, experiments)",
+				 fam);
 	if (!fam || !strcmp(fam, "dag")) {
 		printf("%-6s %-12s %-10s %-28s %s\n", "family", "name", "role", "provenance",
 		       "description / citation");
@@ -83,6 +86,24 @@ static int cmd_list(int argc, char **argv)
 			       c[i]->place ? "place" : "schedule",
 			       c[i]->provenance ? c[i]->provenance : "", c[i]->desc);
 			printf("%-7s %-13s %-9s %-16s   %s\n", "", "", "", "", c[i]->cite);
+		}
+	}
+	if (!fam || !strcmp(fam, "pipeline")) {
+		const struct sb_pipe_planner *const *pl = sb_pipe_planners(&n);
+		const struct sb_pipe_schedule *const *sc;
+		printf("%s%-8s %-16s %-9s %-22s %s\n", fam ? "" : "\n", "family", "name", "role",
+		       "provenance", "description / citation");
+		for (i = 0; i < n; i++) {
+			printf("%-8s %-16s %-9s %-22s %s (runs under %s)\n", "pipeline", pl[i]->name,
+			       "planner", pl[i]->provenance ? pl[i]->provenance : "", pl[i]->desc,
+			       pl[i]->schedule);
+			printf("%-8s %-16s %-9s %-22s   %s\n", "", "", "", "", pl[i]->cite);
+		}
+		sc = sb_pipe_schedules(&n);
+		for (i = 0; i < n; i++) {
+			printf("%-8s %-16s %-9s %-22s %s\n", "pipeline", sc[i]->name, "schedule",
+			       sc[i]->provenance ? sc[i]->provenance : "", sc[i]->desc);
+			printf("%-8s %-16s %-9s %-22s   %s\n", "", "", "", "", sc[i]->cite);
 		}
 	}
 	if (!fam || !strcmp(fam, "experiments")) {

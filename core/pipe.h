@@ -76,6 +76,12 @@ struct sb_pipe_plan {
 	double batch;         /* global batch (samples) */
 	int recompute;        /* 1: backward re-runs the forward; only stage
 	                         inputs are stashed */
+	int overlap;          /* 1: a stage's all-reduce runs layer by layer
+	                         behind its last backward (wait-free
+	                         back-propagation); 0: after it */
+	double kappa;         /* bytes of training state per parameter byte
+	                         (2: weights + gradients, 4 with Adam);
+	                         0 means 2 */
 	struct sb_pipe_stage *st;
 	char planner[48];     /* who made it */
 };
@@ -100,16 +106,18 @@ struct sb_pipe_costs {
 	                         includes the re-forward with recompute) */
 	double *C;            /* per (copy, stage s < S-1): transfer s -> s+1
 	                         (and back, gradients of the same size) */
-	double *AR;           /* per stage: all-reduce after its last backward */
-	double *mem_w;        /* per stage: parameter memory per GPU (kappa W) */
+	double *AR;           /* per stage: all-reduce time after its last
+	                         backward ends (with overlap: only the part the
+	                         backward could not hide) */
+	double *mem_w;        /* per stage: fixed bytes per GPU (kappa W; with
+	                         recompute plus one microbatch's activations) */
 	double *mem_a;        /* per stage: stashed bytes per microbatch per GPU */
 	double t_opt;         /* optimizer step */
 };
 
-/* kappa: bytes of state per parameter byte (2: weights + gradients, 4
- * with Adam). Owned; sb_pipe_costs_release. */
+/* The costs of plan p (kappa from the plan). Owned; sb_pipe_costs_release. */
 void sb_pipe_costs_build(struct sb_pipe_costs *c, const struct sb_pipe_plan *p,
-			 const struct sb_pmodel *m, const struct sb_topo *t, double kappa);
+			 const struct sb_pmodel *m, const struct sb_topo *t);
 void sb_pipe_costs_release(struct sb_pipe_costs *c);
 
 /* ------------------------------------------------------------------ */
@@ -173,6 +181,8 @@ struct sb_pipe_result {
 	double throughput;    /* samples per second */
 	double bubble;        /* idle share of the stages' time before their AR */
 	double peak_mem;      /* bytes, the most loaded GPU */
+	int fits;             /* peak_mem within the GPUs' memory (set by
+	                         sb_pipe_evaluate) */
 	int *peak_inflight;   /* per stage (copy 0) */
 	int nev;
 	struct sb_pipe_event *ev;
@@ -203,5 +213,95 @@ int sb_pipe_check(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 		  const struct sb_topo *t, const struct sb_pipe_schedule *sc,
 		  const struct sb_opts *o, const struct sb_pipe_result *r, char *why,
 		  size_t whysz);
+
+/* ------------------------------------------------------------------ */
+/* Planners                                                            */
+/* ------------------------------------------------------------------ */
+
+/* What a planner is asked: train `model` on `topo` with global batch
+ * `batch`, in M microbatches per pipeline copy (M = 0: the planner
+ * chooses), with `kappa` bytes of state per parameter byte (0: 2), for
+ * its plans to be run under schedule `sched` (memory: its in-flight cap;
+ * NULL: the planner's own default). */
+struct sb_pipe_problem {
+	const struct sb_pmodel *model;
+	const struct sb_topo *topo;
+	double batch;
+	int M;
+	double kappa;
+	const struct sb_pipe_schedule *sched;
+};
+
+/*
+ * A planner: partition, replication and device mapping (and, when the
+ * problem leaves it open, the number of microbatches). One ops struct per
+ * planner file, registered like every policy.
+ */
+struct sb_pipe_planner {
+	const char *name;
+	const char *cite;
+	const char *desc;
+	const char *provenance;   /* "published algorithm", "public code",
+				     "reconstruction (ours)", ... */
+	const struct sb_param *params;
+	const char *schedule;     /* schedule its plans run under by default */
+	/* Fill out (initialised here; the caller releases it) with a plan
+	 * that passes sb_pipe_plan_validate and fits the GPUs' memory under
+	 * the problem's schedule. 0; SB_EXIT_RUN with err when no plan of
+	 * its family fits (e.g. the model is too large for pure data
+	 * parallelism); SB_EXIT_INPUT for a problem it cannot take. */
+	int (*plan)(const struct sb_pipe_problem *pb, const struct sb_opts *o,
+		    struct sb_pipe_plan *out, struct sb_err *err);
+};
+
+const struct sb_pipe_planner *sb_pipe_planner_find(const char *name);
+const struct sb_pipe_planner *const *sb_pipe_planners(int *n);
+const char *sb_pipe_planner_file(const struct sb_pipe_planner *p);
+
+/* ------------------------------------------------------------------ */
+/* Shared helpers of the planners (pipe.c)                             */
+/* ------------------------------------------------------------------ */
+
+/* Prefix sums over the layers, per sample: x[j] = sum of layers 0..j-1,
+ * so layers i..j cost x[j+1] - x[i]. Owned; sb_pipe_prefix_release. */
+struct sb_pipe_prefix {
+	int n;
+	double *fwd, *bwd, *params, *stash;
+};
+
+void sb_pipe_prefix_init(struct sb_pipe_prefix *x, const struct sb_pmodel *m);
+void sb_pipe_prefix_release(struct sb_pipe_prefix *x);
+
+/*
+ * Bytes per GPU of a stage holding layers first..last on r replicas with
+ * microbatches of beta samples, `inflight` of them stashed at once:
+ * kappa params + inflight beta stash / r (with recompute the stash is
+ * the stage's input activation only) - the model pipesim and the checker
+ * use (pipecost.c).
+ */
+double sb_pipe_stage_mem(const struct sb_pmodel *m, const struct sb_pipe_prefix *x,
+			 int first, int last, int r, double beta, int inflight, double kappa,
+			 int recompute);
+
+/* In-flight cap the schedule puts on stage s of an S-stage plan with M
+ * microbatches (its cap hook; M when it has none or returns <= 0). */
+int sb_pipe_sched_cap(const struct sb_pipe_schedule *sc, const struct sb_pipe_plan *p,
+		      int stage, const struct sb_opts *o);
+
+/* The plan as one line: "S=2 copies=1 M=8 | 0-11 x4 [0,1,2,3] | 12-25 x4 [...]". */
+void sb_pipe_plan_format(const struct sb_pipe_plan *p, char *buf, size_t len);
+
+/*
+ * Run plan p under schedule sc in pipesim and check the timeline with
+ * sb_pipe_check; the metrics are only returned for a valid timeline. A
+ * plan that needs more memory than the GPUs have is still simulated and
+ * checked (against unbounded memory) so that its time and memory can be
+ * reported, with r->fits = 0: callers must not count it as a feasible
+ * plan. 0, SB_EXIT_INPUT (bad plan), SB_EXIT_RUN (deadlock, or the
+ * checker rejected the timeline: a bug, message in err). Owner: r.
+ */
+int sb_pipe_evaluate(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
+		     const struct sb_topo *t, const struct sb_pipe_schedule *sc,
+		     const struct sb_opts *o, struct sb_pipe_result *r, struct sb_err *err);
 
 #endif

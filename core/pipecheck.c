@@ -42,9 +42,9 @@ int sb_pipe_check(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 	int *tf = sb_malloc(sizeof(int) * n), *tb = sb_malloc(sizeof(int) * n);
 	int *xf = sb_malloc(sizeof(int) * n), *xb = sb_malloc(sizeof(int) * n);
 	const struct sb_pipe_event **order = sb_malloc(sizeof *order * (size_t)(r->nev + 1));
-	double end = 0;
+	double end = 0, peak_mem = 0;
 
-	sb_pipe_costs_build(&c, p, m, t, 2);
+	sb_pipe_costs_build(&c, p, m, t);
 	if (!tf || !tb || !xf || !xb || !order)
 		SB_BUG("pipecheck: out of memory");
 	for (i = 0; i < (int)n; i++)
@@ -139,6 +139,7 @@ int sb_pipe_check(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 			}
 			if (peak > capv)
 				FAIL("copy %d stage %d: %d microbatches in flight, cap %d", k, s, peak, capv);
+			peak_mem = sb_max(peak_mem, c.mem_w[s] + peak * c.mem_a[s]);
 			if (c.mem_w[s] + peak * c.mem_a[s] > t->mem * (1 + REL))
 				FAIL("copy %d stage %d needs %.4g bytes per GPU, has %.4g", k, s,
 				     c.mem_w[s] + peak * c.mem_a[s], t->mem);
@@ -160,6 +161,8 @@ int sb_pipe_check(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 						FAIL("link %d carries two transfers at once", s);
 			}
 		}
+	if (!close_to(peak_mem, r->peak_mem))
+		FAIL("peak memory %.17g, the timeline needs %.17g", r->peak_mem, peak_mem);
 	if (!close_to(end + c.t_opt, r->iter_time))
 		FAIL("iteration time %.17g, the timeline ends at %.17g", r->iter_time, end + c.t_opt);
 #undef AT

@@ -7,9 +7,12 @@
  *   C_s   = alpha + beta act_{last of s} / BW(D_s, D_{s+1}), BW = the
  *           smallest bandwidth between a GPU of one set and one of the other
  *   AR_s  = 2 (n-1)/n W_s / (smallest bandwidth among the n GPUs of stage s
- *           in every copy), 0 for n = 1 (ring all-reduce of the gradients)
+ *           in every copy), 0 for n = 1 (ring all-reduce of the gradients);
+ *           with overlap, what is left of it after the last backward
+ *           when each layer's gradients are reduced as soon as they exist
  *   memory per GPU of stage s: kappa W_s + inflight x beta sum stash_l / r_s
- *           (re-computation stashes only the stage's input activation)
+ *           (re-computation stashes only the stage's input activation,
+ *           plus one microbatch's activations while its backward runs)
  */
 #include "pipe.h"
 
@@ -93,11 +96,32 @@ static double min_bw(const struct sb_topo *t, const int *a, int na, const int *b
 	return bw;
 }
 
+/*
+ * The all-reduce of a stage with overlap: the last backward frees the
+ * gradients of layer l once it has gone back through layers last..l; the
+ * ring all-reduces them layer by layer in that order, each chunk starting
+ * when both its gradients and the previous chunk are done. Relative to the
+ * start of that backward the chain is fixed, so what remains after the
+ * backward ends is a constant of the stage.
+ */
+static double overlap_tail(const struct sb_pipe_stage *st, const struct sb_pmodel *m,
+			   double beta, double speed, double bw, int n, double lead, double B)
+{
+	double t = lead, e = 0;
+	int l;
+	for (l = st->last; l >= st->first; l--) {
+		t += beta * m->layer[l].bwd / (st->r * speed);
+		e = sb_max(e, t) + 2.0 * (n - 1) / n * m->layer[l].params / bw;
+	}
+	return sb_max(0, e - B);
+}
+
 void sb_pipe_costs_build(struct sb_pipe_costs *c, const struct sb_pipe_plan *p,
-			 const struct sb_pmodel *m, const struct sb_topo *t, double kappa)
+			 const struct sb_pmodel *m, const struct sb_topo *t)
 {
 	int S = p->S, nc = p->copies, k, s, l;
 	double speed = t->speed > 0 ? t->speed : 1;
+	double kappa = p->kappa > 0 ? p->kappa : 2;
 
 	memset(c, 0, sizeof *c);
 	c->S = S;
@@ -139,9 +163,16 @@ void sb_pipe_costs_build(struct sb_pipe_costs *c, const struct sb_pipe_plan *p,
 				all[k * st->r + i] = p->st[k * S + s].gpu[i];
 		bw = min_bw(t, all, n, all, n);
 		c->AR[s] = n > 1 ? 2.0 * (n - 1) / n * w / bw : 0;
+		if (n > 1 && p->overlap)
+			c->AR[s] = overlap_tail(st, m, c->beta, speed, bw, n,
+						p->recompute ? c->F[s] : 0, c->B[s]);
 		c->mem_w[s] = kappa * w;
-		if (p->recompute)
+		if (p->recompute) {
+			/* stash only the stage's input; the backward re-creates
+			 * one microbatch's activations at a time */
+			c->mem_w[s] += c->beta * a / st->r;
 			a = st->first > 0 ? m->layer[st->first - 1].act : 0;
+		}
 		c->mem_a[s] = c->beta * a / st->r;
 		sb_free(all);
 	}

@@ -187,7 +187,7 @@ int sb_pipe_simulate(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 		return rc;
 	if (p->S > 256)
 		return sb_err_set(err, SB_EXIT_INPUT, "plan (%s): more than 256 stages", p->planner);
-	sb_pipe_costs_build(&c, p, m, t, 2);
+	sb_pipe_costs_build(&c, p, m, t);
 	memset(sim, 0, sizeof *sim);
 	sim->p = p;
 	sim->c = &c;

@@ -29,6 +29,7 @@ struct entry {
 #define SB_REG_dag_policy KEEP
 #define SB_REG_cluster_policy SKIP
 #define SB_REG_pipe_schedule SKIP
+#define SB_REG_pipe_planner SKIP
 #define SB_REG_experiment SKIP
 static const struct entry dag_entries[] = {
 #include "registry.def"
@@ -37,11 +38,13 @@ static const struct entry dag_entries[] = {
 #undef SB_REG_dag_policy
 #undef SB_REG_cluster_policy
 #undef SB_REG_pipe_schedule
+#undef SB_REG_pipe_planner
 #undef SB_REG_experiment
 
 #define SB_REG_dag_policy SKIP
 #define SB_REG_cluster_policy KEEP
 #define SB_REG_pipe_schedule SKIP
+#define SB_REG_pipe_planner SKIP
 #define SB_REG_experiment SKIP
 static const struct entry cluster_entries[] = {
 #include "registry.def"
@@ -50,11 +53,13 @@ static const struct entry cluster_entries[] = {
 #undef SB_REG_dag_policy
 #undef SB_REG_cluster_policy
 #undef SB_REG_pipe_schedule
+#undef SB_REG_pipe_planner
 #undef SB_REG_experiment
 
 #define SB_REG_dag_policy SKIP
 #define SB_REG_cluster_policy SKIP
 #define SB_REG_pipe_schedule KEEP
+#define SB_REG_pipe_planner SKIP
 #define SB_REG_experiment SKIP
 static const struct entry pipe_sched_entries[] = {
 #include "registry.def"
@@ -63,11 +68,13 @@ static const struct entry pipe_sched_entries[] = {
 #undef SB_REG_dag_policy
 #undef SB_REG_cluster_policy
 #undef SB_REG_pipe_schedule
+#undef SB_REG_pipe_planner
 #undef SB_REG_experiment
 
 #define SB_REG_dag_policy SKIP
 #define SB_REG_cluster_policy SKIP
 #define SB_REG_pipe_schedule SKIP
+#define SB_REG_pipe_planner SKIP
 #define SB_REG_experiment KEEP
 static const struct entry exp_entries[] = {
 #include "registry.def"
@@ -76,6 +83,22 @@ static const struct entry exp_entries[] = {
 #undef SB_REG_dag_policy
 #undef SB_REG_cluster_policy
 #undef SB_REG_pipe_schedule
+#undef SB_REG_pipe_planner
+#undef SB_REG_experiment
+
+#define SB_REG_dag_policy SKIP
+#define SB_REG_cluster_policy SKIP
+#define SB_REG_pipe_schedule SKIP
+#define SB_REG_pipe_planner KEEP
+#define SB_REG_experiment SKIP
+static const struct entry pipe_planner_entries[] = {
+#include "registry.def"
+	{ NULL, NULL }
+};
+#undef SB_REG_dag_policy
+#undef SB_REG_cluster_policy
+#undef SB_REG_pipe_schedule
+#undef SB_REG_pipe_planner
 #undef SB_REG_experiment
 
 static const char *dag_name(const void *p) { return ((const struct sb_dag_policy *)p)->name; }
@@ -87,6 +110,10 @@ static const char *exp_name(const void *p) { return ((const struct sb_experiment
 static const char *pipe_sched_name(const void *p)
 {
 	return ((const struct sb_pipe_schedule *)p)->name;
+}
+static const char *pipe_planner_name(const void *p)
+{
+	return ((const struct sb_pipe_planner *)p)->name;
 }
 
 struct table {
@@ -101,14 +128,16 @@ static const void *dag_sorted[NSLOT(dag_entries)];
 static const void *cluster_sorted[NSLOT(cluster_entries)];
 static const void *exp_sorted[NSLOT(exp_entries)];
 static const void *pipe_sched_sorted[NSLOT(pipe_sched_entries)];
+static const void *pipe_planner_sorted[NSLOT(pipe_planner_entries)];
 
 /* (static storage: no allocation, so lookups work whatever a test does to
  * the allocator) */
-static struct table tables[4] = {
+static struct table tables[5] = {
 	{ dag_entries, dag_name, -1, dag_sorted },
 	{ cluster_entries, cluster_name, -1, cluster_sorted },
 	{ exp_entries, exp_name, -1, exp_sorted },
 	{ pipe_sched_entries, pipe_sched_name, -1, pipe_sched_sorted },
+	{ pipe_planner_entries, pipe_planner_name, -1, pipe_planner_sorted },
 };
 
 static const char *(*cmp_name)(const void *);
@@ -214,4 +243,21 @@ const struct sb_pipe_schedule *const *sb_pipe_schedules(int *n)
 const struct sb_pipe_schedule *sb_pipe_schedule_find(const char *name)
 {
 	return find(3, name);
+}
+
+const struct sb_pipe_planner *const *sb_pipe_planners(int *n)
+{
+	struct table *t = get(4);
+	*n = t->n;
+	return (const struct sb_pipe_planner *const *)t->sorted;
+}
+
+const struct sb_pipe_planner *sb_pipe_planner_find(const char *name)
+{
+	return find(4, name);
+}
+
+const char *sb_pipe_planner_file(const struct sb_pipe_planner *p)
+{
+	return file_of(4, p);
 }
