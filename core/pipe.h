@@ -84,6 +84,8 @@ struct sb_pipe_plan {
 	                         0 means 2 */
 	struct sb_pipe_stage *st;
 	char planner[48];     /* who made it */
+	char schedule[32];    /* schedule the planner chose for it ("": the
+	                         planner's default, sb_pipe_planner.schedule) */
 };
 
 void sb_pipe_plan_init(struct sb_pipe_plan *p, int S, int copies);
@@ -113,6 +115,7 @@ struct sb_pipe_costs {
 	                         recompute plus one microbatch's activations) */
 	double *mem_a;        /* per stage: stashed bytes per microbatch per GPU */
 	double t_opt;         /* optimizer step */
+	double gpu_mem;       /* bytes of memory per GPU (the topology's) */
 };
 
 /* The costs of plan p (kappa from the plan). Owned; sb_pipe_costs_release. */

@@ -127,6 +127,7 @@ void sb_pipe_costs_build(struct sb_pipe_costs *c, const struct sb_pipe_plan *p,
 	c->S = S;
 	c->copies = nc;
 	c->beta = p->batch / ((double)nc * p->M);
+	c->gpu_mem = t->mem;
 	c->F = SB_NEW(double, S * nc);
 	c->B = SB_NEW(double, S * nc);
 	c->C = SB_NEW(double, S * nc);
