@@ -50,43 +50,12 @@ static int num(const char *opt, const char *v, double lo, double hi, double *out
 
 /* --set goes to the scheduler or placer that declares the key; "sched."
  * or "place." picks one explicitly. */
-static void names(char *buf, size_t len, const struct sb_param *p)
-{
-	size_t k = 0;
-	buf[0] = '\0';
-	for (; p && p->name && k < len; p++)
-		k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? ", " : "", p->name);
-	if (!buf[0])
-		snprintf(buf, len, "none");
-}
-
-static int has_param(const struct sb_param *p, const char *key)
-{
-	for (; p && p->name; p++)
-		if (!strcmp(p->name, key))
-			return 1;
-	return 0;
-}
-
 static int apply_set(const struct sb_cluster_combo *c, struct sb_opts *so, struct sb_opts *po,
 		     const char *kv, struct sb_err *err)
 {
-	char a[256], b[256], key[64];
-	size_t klen = strcspn(kv, "=");
-	if (!strncmp(kv, "sched.", 6))
-		return sb_opts_set(so, c->sched->params, kv + 6, "--set", err);
-	if (!strncmp(kv, "place.", 6))
-		return sb_opts_set(po, c->place->params, kv + 6, "--set", err);
-	snprintf(key, sizeof key, "%.*s", (int)(klen < 63 ? klen : 63), kv);
-	/* the owner of the key checks the value, with its own message */
-	if (has_param(c->sched->params, key))
-		return sb_opts_set(so, c->sched->params, kv, "--set", err);
-	if (has_param(c->place->params, key))
-		return sb_opts_set(po, c->place->params, kv, "--set", err);
-	names(a, sizeof a, c->sched->params);
-	names(b, sizeof b, c->place->params);
-	return sb_err_set(err, SB_EXIT_INPUT, "--set '%s': '%s' is not a parameter of scheduler "
-			  "%s (%s) or placer %s (%s)", kv, key, c->sched->name, a, c->place->name, b);
+	struct sb_opts_owner a = { "scheduler", "sched.", c->sched->name, c->sched->params, so };
+	struct sb_opts_owner b = { "placer", "place.", c->place->name, c->place->params, po };
+	return sb_opts_route(kv, "--set", &a, &b, err);
 }
 
 static int write_segments(const char *path, const struct sb_jobset *js,

@@ -20,6 +20,7 @@
 
 int sb_cmd_eval(int argc, char **argv);
 int sb_cmd_eval_cluster(int argc, char **argv);
+int sb_cmd_eval_pipeline(int argc, char **argv);
 
 static int usage_err(const char *msg, const char *arg)
 {
@@ -107,8 +108,11 @@ int sb_cmd_eval(int argc, char **argv)
 
 	if (argc >= 2 && !strcmp(argv[1], "cluster"))
 		return sb_cmd_eval_cluster(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "pipeline"))
+		return sb_cmd_eval_pipeline(argc, argv);
 	if (argc < 2 || strcmp(argv[1], "dag"))
-		return usage_err("unknown family '%s' (known: dag, cluster)", argc < 2 ? "" : argv[1]);
+		return usage_err("unknown family '%s' (known: dag, cluster, pipeline)",
+				 argc < 2 ? "" : argv[1]);
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -99,3 +99,45 @@ void sb_opts_format(const struct sb_opts *o, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s=%.17g",
 					 used ? " " : "", o->name[i], o->val[i]);
 }
+
+static int declares(const struct sb_param *p, const char *key, size_t klen)
+{
+	for (; p && p->name; p++)
+		if (strlen(p->name) == klen && !strncmp(p->name, key, klen))
+			return 1;
+	return 0;
+}
+
+static void param_names(char *buf, size_t len, const struct sb_param *p)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (; p && p->name && k < len; p++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? ", " : "", p->name);
+	if (!buf[0])
+		snprintf(buf, len, "none");
+}
+
+int sb_opts_route(const char *kv, const char *where, struct sb_opts_owner *a,
+		  struct sb_opts_owner *b, struct sb_err *err)
+{
+	struct sb_opts_owner *own[2] = { a, b };
+	size_t klen = strcspn(kv, "=");
+	char pa[256], pb[256];
+	int i;
+	for (i = 0; i < 2; i++) {
+		size_t n = strlen(own[i]->prefix);
+		if (!strncmp(kv, own[i]->prefix, n))
+			return sb_opts_set(own[i]->o, own[i]->spec, kv + n, where, err);
+	}
+	/* the owner of the key checks the value, with its own message */
+	for (i = 0; i < 2; i++)
+		if (declares(own[i]->spec, kv, klen))
+			return sb_opts_set(own[i]->o, own[i]->spec, kv, where, err);
+	param_names(pa, sizeof pa, a->spec);
+	param_names(pb, sizeof pb, b->spec);
+	return sb_err_set(err, SB_EXIT_INPUT, "%s '%s': '%.*s' is not a parameter of %s %s (%s) "
+			  "or %s %s (%s)", where, kv, (int)klen, kv, a->role, a->name, pa, b->role,
+			  b->name, pb);
+}
+

@@ -37,6 +37,19 @@ void sb_opts_defaults(struct sb_opts *o, const struct sb_param *spec);
  * returns SB_EXIT_INPUT with err naming `where` (e.g. "--set") and the key. */
 int sb_opts_set(struct sb_opts *o, const struct sb_param *spec, const char *kv,
 		const char *where, struct sb_err *err);
+/* One of two owners of parameters (e.g. a scheduler and a placer). */
+struct sb_opts_owner {
+	const char *role;             /* "scheduler", also the prefix "scheduler." */
+	const char *prefix;           /* short explicit prefix, e.g. "sched." */
+	const char *name;             /* the owner's registered name */
+	const struct sb_param *spec;
+	struct sb_opts *o;
+};
+/* Route a user's "key=value" to the owner that declares key; "<prefix>key=
+ * value" picks an owner explicitly. Undeclared key: SB_EXIT_INPUT naming
+ * both owners and their parameters. */
+int sb_opts_route(const char *kv, const char *where, struct sb_opts_owner *a,
+		  struct sb_opts_owner *b, struct sb_err *err);
 /* Value of a declared parameter; SB_BUG if name is not declared. */
 double sb_opts_get(const struct sb_opts *o, const char *name);
 /* Value, or def when o is NULL or the name is not present. */

@@ -16,6 +16,7 @@
 #include "pipe.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* event payload: what | copy | stage or link | microbatch */
@@ -30,6 +31,8 @@ struct dev {
 	int busy;
 	int fstart, bstart;       /* tasks started */
 	int peak;                 /* largest in-flight count */
+	int nrf, nrb;             /* ready, not started: forwards, backwards */
+	int dirty;                /* freed or given a ready task at this instant */
 	double busy_time;
 	double last_b_end;
 };
@@ -41,8 +44,9 @@ struct sim {
 	const struct sb_opts *o;
 	int S, nc, M;
 	struct dev *dev;              /* nc x S */
-	double *fready, *bready;      /* nc x S x M: input available (INF: not yet) */
-	unsigned char *fdone, *bdone; /* started */
+	int *rf, *rb;                 /* nc x S x M: each device's ready lists
+	                                 (microbatches, in order of readiness) */
+	int *dirty, ndirty;           /* devices to offer work at this instant */
 	double *link_free;            /* nc x S x 2 */
 	double rank[2 * 256];         /* per stage and kind (see below) */
 	int have_rank;
@@ -53,7 +57,6 @@ struct sim {
 	struct sb_pipe_task *ready;
 };
 
-#define IDX(c, s, i) (((size_t)(c) * (size_t)sim->S + (size_t)(s)) * (size_t)sim->M + (size_t)(i))
 
 static void record(struct sim *sim, int copy, int stage, int kind, int mb, int link,
 		   double start, double end)
@@ -91,15 +94,24 @@ static void ranks(struct sim *sim)
 	sim->have_rank = 1;
 }
 
-/* Try to start a task on (copy, stage). */
+/* Remove entry k of a ready list of n, keeping the order of the rest. */
+static void take(int *list, int n, int k)
+{
+	memmove(list + k, list + k + 1, sizeof *list * (size_t)(n - k - 1));
+}
+
+/* Try to start a task on (copy, stage). Only ready tasks are offered, so
+ * the cost is the length of the device's ready lists, not M. */
 static void dispatch(struct sim *sim, int copy, int s)
 {
-	struct dev *d = &sim->dev[copy * sim->S + s];
+	size_t di = (size_t)copy * sim->S + s;
+	struct dev *d = &sim->dev[di];
+	int *rf = sim->rf + di * sim->M, *rb = sim->rb + di * sim->M;
 	struct sb_pipe_view v;
-	int n = 0, i, cap, pick;
+	int n = 0, i, k, cap, pick;
 	double dur;
 
-	if (d->busy)
+	if (d->busy || d->nrf + d->nrb == 0)
 		return;
 	memset(&v, 0, sizeof v);
 	v.plan = sim->p;
@@ -113,17 +125,15 @@ static void dispatch(struct sim *sim, int copy, int s)
 	cap = sim->sc->cap ? sim->sc->cap(&v, sim->o) : sim->M;
 	if (cap <= 0 || cap > sim->M)
 		cap = sim->M;
-	for (i = 0; i < sim->M; i++)
-		if (!sim->bdone[IDX(copy, s, i)] && sim->bready[IDX(copy, s, i)] <= sim->now) {
-			sim->ready[n].kind = SB_PIPE_B;
-			sim->ready[n++].mb = i;
-		}
+	for (k = 0; k < d->nrb; k++) {
+		sim->ready[n].kind = SB_PIPE_B;
+		sim->ready[n++].mb = rb[k];
+	}
 	if (v.inflight < cap)
-		for (i = 0; i < sim->M; i++)
-			if (!sim->fdone[IDX(copy, s, i)] && sim->fready[IDX(copy, s, i)] <= sim->now) {
-				sim->ready[n].kind = SB_PIPE_F;
-				sim->ready[n++].mb = i;
-			}
+		for (k = 0; k < d->nrf; k++) {
+			sim->ready[n].kind = SB_PIPE_F;
+			sim->ready[n++].mb = rf[k];
+		}
 	if (n == 0)
 		return;
 	pick = sim->sc->pick(&v, sim->ready, n, sim->o);
@@ -133,14 +143,14 @@ static void dispatch(struct sim *sim, int copy, int s)
 		SB_BUG("pipesim: schedule %s picked %d of %d ready tasks", sim->sc->name, pick, n);
 	i = sim->ready[pick].mb;
 	if (sim->ready[pick].kind == SB_PIPE_F) {
-		sim->fdone[IDX(copy, s, i)] = 1;
+		take(rf, d->nrf--, pick - d->nrb);
 		d->fstart++;
 		dur = sim->c->F[copy * sim->S + s];
 		if (d->fstart - d->bstart > d->peak)
 			d->peak = d->fstart - d->bstart;
 		sb_heap_push(&sim->ev, sim->now + dur, ev_pack(E_COMPUTE_F, copy, s, i));
 	} else {
-		sim->bdone[IDX(copy, s, i)] = 1;
+		take(rb, d->nrb--, pick);
 		d->bstart++;
 		dur = sim->c->B[copy * sim->S + s];
 		sb_heap_push(&sim->ev, sim->now + dur, ev_pack(E_COMPUTE_B, copy, s, i));
@@ -148,6 +158,35 @@ static void dispatch(struct sim *sim, int copy, int s)
 	d->busy = 1;
 	d->busy_time += dur;
 	record(sim, copy, s, sim->ready[pick].kind, i, -1, sim->now, sim->now + dur);
+}
+
+/* (copy, s) may start something at this instant. */
+static void mark(struct sim *sim, int copy, int s)
+{
+	int di = copy * sim->S + s;
+	if (!sim->dev[di].dirty) {
+		sim->dev[di].dirty = 1;
+		sim->dirty[sim->ndirty++] = di;
+	}
+}
+
+static void ready_f(struct sim *sim, int copy, int s, int mb)
+{
+	size_t di = (size_t)copy * sim->S + s;
+	sim->rf[di * sim->M + (size_t)sim->dev[di].nrf++] = mb;
+	mark(sim, copy, s);
+}
+
+static void ready_b(struct sim *sim, int copy, int s, int mb)
+{
+	size_t di = (size_t)copy * sim->S + s;
+	sim->rb[di * sim->M + (size_t)sim->dev[di].nrb++] = mb;
+	mark(sim, copy, s);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
 }
 
 /* A transfer on link (copy, s <-> s+1), direction dir (0: s -> s+1),
@@ -199,57 +238,61 @@ int sb_pipe_simulate(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 	sim->r = r;
 	ntask = (size_t)p->copies * p->S * p->M;
 	sim->dev = SB_NEW(struct dev, p->copies * p->S);
-	sim->fready = SB_NEW(double, ntask);
-	sim->bready = SB_NEW(double, ntask);
-	sim->fdone = SB_NEW(unsigned char, ntask);
-	sim->bdone = SB_NEW(unsigned char, ntask);
+	sim->rf = SB_NEW(int, ntask);
+	sim->rb = SB_NEW(int, ntask);
+	sim->dirty = SB_NEW(int, p->copies * p->S);
 	sim->link_free = SB_NEW(double, (size_t)p->copies * p->S * 2);
 	sim->ready = SB_NEW(struct sb_pipe_task, 2 * p->M);
 	sb_heap_init(&sim->ev);
 	if (sc->wants_rank)
 		ranks(sim);
 	for (k = 0; k < p->copies; k++)
-		for (s = 0; s < p->S; s++)
-			for (i = 0; i < p->M; i++) {
-				sim->fready[IDX(k, s, i)] = s == 0 ? 0 : INFINITY;
-				sim->bready[IDX(k, s, i)] = INFINITY;
-			}
+		for (i = 0; i < p->M; i++)
+			ready_f(sim, k, 0, i);
 	left = (int)(2 * ntask);
-	for (k = 0; k < p->copies; k++)
-		for (s = 0; s < p->S; s++)
-			dispatch(sim, k, s);
-	while (sb_heap_pop(&sim->ev, &it)) {
+	for (;;) {
+		/* offer work to the devices whose state changed at this instant,
+		 * once every event of the instant is in */
+		if (!sb_heap_peek(&sim->ev) || sb_heap_peek(&sim->ev)->key > sim->now) {
+			qsort(sim->dirty, (size_t)sim->ndirty, sizeof *sim->dirty, cmp_int);
+			for (i = 0; i < sim->ndirty; i++) {
+				sim->dev[sim->dirty[i]].dirty = 0;
+				dispatch(sim, sim->dirty[i] / p->S, sim->dirty[i] % p->S);
+			}
+			sim->ndirty = 0;
+		}
+		if (!sb_heap_pop(&sim->ev, &it))
+			break;
+		{
 		int what = (int)(it.val >> 56), copy = (int)((it.val >> 40) & 0xffff);
 		int st = (int)((it.val >> 24) & 0xffff), mb = (int)(it.val & 0xffffff);
 		sim->now = it.key;
 		switch (what) {
 		case E_COMPUTE_F:
 			sim->dev[copy * p->S + st].busy = 0;
+			mark(sim, copy, st);
 			left--;
 			if (st + 1 < p->S)
 				transfer(sim, copy, st, 0, mb);
 			else
-				sim->bready[IDX(copy, st, mb)] = sim->now;
+				ready_b(sim, copy, st, mb);
 			break;
 		case E_COMPUTE_B:
 			sim->dev[copy * p->S + st].busy = 0;
 			sim->dev[copy * p->S + st].last_b_end = sim->now;
+			mark(sim, copy, st);
 			left--;
 			if (st > 0)
 				transfer(sim, copy, st - 1, 1, mb);
 			break;
 		case E_XFER_F:
-			sim->fready[IDX(copy, st + 1, mb)] = sim->now;
+			ready_f(sim, copy, st + 1, mb);
 			break;
 		case E_XFER_B:
-			sim->bready[IDX(copy, st, mb)] = sim->now;
+			ready_b(sim, copy, st, mb);
 			break;
 		}
-		/* every device may have something new to do (S x copies is small) */
-		if (!sb_heap_peek(&sim->ev) || sb_heap_peek(&sim->ev)->key > sim->now)
-			for (k = 0; k < p->copies; k++)
-				for (s = 0; s < p->S; s++)
-					dispatch(sim, k, s);
+		}
 	}
 	if (left > 0) {
 		rc = sb_err_set(err, SB_EXIT_RUN, "schedule %s deadlocked on plan %s: %d tasks never "
@@ -279,10 +322,9 @@ int sb_pipe_simulate(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 out:
 	sb_heap_release(&sim->ev);
 	sb_free(sim->dev);
-	sb_free(sim->fready);
-	sb_free(sim->bready);
-	sb_free(sim->fdone);
-	sb_free(sim->bdone);
+	sb_free(sim->rf);
+	sb_free(sim->rb);
+	sb_free(sim->dirty);
 	sb_free(sim->link_free);
 	sb_free(sim->ready);
 	sb_pipe_costs_release(&c);
