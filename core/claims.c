@@ -201,7 +201,7 @@ static void group_key(const struct sb_table *t, size_t r, const int *keys, int n
 
 struct group {
 	char key[256];
-	double sa, sb;
+	double sa, sb, minb;
 	long na, nb;
 };
 
@@ -211,7 +211,7 @@ static double agg_paired(struct parser *ps, const char *fn, int col,
 {
 	const struct sb_table *t = ps->t;
 	struct group *g = SB_NEW(struct group, t->nrow + 1);
-	int ng = 0, i, used = 0;
+	int ng = 0, i, used = 0, best = strstr(fn, "_best") != NULL;
 	size_t r;
 	double res = NAN, wins = 0;
 
@@ -229,30 +229,37 @@ static double agg_paired(struct parser *ps, const char *fn, int col,
 		if (i == ng) {
 			memset(&g[ng], 0, sizeof g[ng]);
 			snprintf(g[ng].key, sizeof g[ng].key, "%s", k);
+			g[ng].minb = NAN;
 			ng++;
 		}
 		if (ia) { g[i].sa += v; g[i].na++; }
-		if (ib) { g[i].sb += v; g[i].nb++; }
+		if (ib) {
+			g[i].sb += v;
+			g[i].nb++;
+			if (isnan(g[i].minb) || v < g[i].minb)
+				g[i].minb = v;
+		}
 	}
 	for (i = 0; i < ng; i++) {
 		double ma, mb, ratio;
 		if (!g[i].na || !g[i].nb)
 			continue;
 		ma = g[i].sa / (double)g[i].na;
-		mb = g[i].sb / (double)g[i].nb;
+		/* the *_best forms compare A with the best (smallest) row of B */
+		mb = best ? g[i].minb : g[i].sb / (double)g[i].nb;
 		used++;
-		if (strcmp(fn, "wins") == 0) {
-			wins += ma < mb;
+		if (!strcmp(fn, "wins") || !strcmp(fn, "wins_best")) {
+			wins += best ? ma <= mb : ma < mb;
 			continue;
 		}
 		ratio = mb / ma;
-		if (isnan(res) || (strcmp(fn, "maxratio") == 0 ? ratio > res : ratio < res))
+		if (isnan(res) || (strncmp(fn, "maxratio", 8) == 0 ? ratio > res : ratio < res))
 			res = ratio;
 	}
 	sb_free(g);
 	if (!used)
 		return fail(ps, "no group has rows under both conditions");
-	return strcmp(fn, "wins") == 0 ? wins / used : res;
+	return !strcmp(fn, "wins") || !strcmp(fn, "wins_best") ? wins / used : res;
 }
 
 static double expr(struct parser *ps);
@@ -261,7 +268,8 @@ static double aggregate(struct parser *ps, const char *fn)
 {
 	char colname[64];
 	int col, paired = !strcmp(fn, "wins") || !strcmp(fn, "maxratio") ||
-			  !strcmp(fn, "minratio");
+			  !strcmp(fn, "minratio") || !strcmp(fn, "wins_best") ||
+			  !strcmp(fn, "maxratio_best") || !strcmp(fn, "minratio_best");
 	struct condset a = { 0 }, b = { 0 };
 	int keys[MAXC], nk = 0;
 

@@ -10,6 +10,10 @@
  *                                     col under A is below that under B
  *   maxratio(col | A ; B ; by=k1,k2)  largest mean(B)/mean(A) over groups
  *   minratio(col | A ; B ; by=k1,k2)  smallest one
+ *   wins_best, maxratio_best, minratio_best: the same against the best
+ *                                     (smallest) row of B in each group
+ *                                     instead of B's mean, e.g. a method
+ *                                     against the best of its baselines
  * Conditions: col=value, col!=value; value may end in * (prefix match).
  * Example: maxratio(makespan | policy=cp+pct ; policy=hash+fifo ; by=graph) >= 2
  */

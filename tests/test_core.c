@@ -300,6 +300,19 @@ Test(core, claims_evaluator)
 	cr_assert_float_eq(v, 20.0 / 10.0, 1e-12);
 	cr_assert_eq(sb_claim_expr("wins(makespan | policy=a+x ; policy=a+y ; by=rep)", &t, &v, &err), 0);
 	cr_assert_float_eq(v, 1.0, 1e-12);
+	/* against the best row of B per group: a+x is 10+r, b+x 20+r, a+y 30+r */
+	cr_assert_eq(sb_claim_expr("maxratio_best(makespan | policy=b+x ; policy!=b+x ; by=rep)",
+				   &t, &v, &err), 0);
+	cr_assert_float_eq(v, 13.0 / 23.0, 1e-12);
+	cr_assert_eq(sb_claim_expr("minratio_best(makespan | policy=a+x ; policy!=a+x ; by=rep)",
+				   &t, &v, &err), 0);
+	cr_assert_float_eq(v, 23.0 / 13.0, 1e-12);
+	cr_assert_eq(sb_claim_expr("wins_best(makespan | policy=a+x ; policy!=a+x ; by=rep)",
+				   &t, &v, &err), 0);
+	cr_assert_float_eq(v, 1.0, 1e-12);
+	cr_assert_eq(sb_claim_expr("wins_best(makespan | policy=b+x ; policy!=b+x ; by=rep)",
+				   &t, &v, &err), 0);
+	cr_assert_float_eq(v, 0.0, 1e-12);
 	cr_assert_eq(sb_claim_expr("count(makespan | policy=a*)", &t, &v, &err), 0);
 	cr_assert_float_eq(v, 8, 1e-12);
 	cr_assert_eq(sb_claim_expr("count(makespan | policy!=a+x, rep=0)", &t, &v, &err), 0);

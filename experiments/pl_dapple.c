@@ -1,0 +1,71 @@
+/*
+ * pl_dapple.c - figures dapple-F1 and dapple-F2 and table dapple-T3 (spec
+ * dapple.md §7): per model and hardware configuration (DAPPLE's Config
+ * A/B/C, 16 GPUs), speed-up over one GPU against the global batch size of
+ * pure data parallelism (with and without overlap), DAPPLE's planner (as
+ * described for the paper, and as released) and PipeDream's planner run
+ * synchronously under DAPPLE's schedule; every plan simulated with the
+ * project's pipeline model and DAPPLE's cost constants (its bandwidths and
+ * 16 GB GPUs). Simulated: not comparable with the paper's testbed numbers.
+ */
+#include "pipexp.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct sb_param params[] = {
+	{ "models", 5, 1, 5, 1, "how many of vgg19, bert-48, gnmt-16, xlnet-36, amoeba-36" },
+	{ "configs", 3, 1, 3, 1, "how many of config-a, config-b, config-c" },
+	{ "batches", 6, 1, 6, 1, "global batch sizes per model (from the smallest, x2 each)" },
+	{ NULL, 0, 0, 0, 0, NULL },
+};
+
+static const char *const model_names[] = { "vgg19", "bert-48", "gnmt-16", "xlnet-36",
+					    "amoeba-36" };
+/* smallest global batch per model: the low end of DAPPLE's sweeps
+ * (dapple.md §5; VGG-19 ours) */
+static const double first_batch[] = { 128, 32, 512, 16, 128 };
+static const char *const configs[] = { "config-a", "config-b", "config-c" };
+static const char *const planners[] = { "dp", "dp-overlap", "dapple", "dapple-hpgo",
+					"pipedream+early-backward", NULL };
+
+static const struct sb_col cols[] = { SB_PIPEXP_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_PIPEXP_TIMING_COLS, { NULL, 0, NULL } };
+
+static int setup(struct sb_exp_ctx *c, struct sb_err *err)
+{
+	int nm = (int)sb_opts_get(&c->opts, "models"), nc = (int)sb_opts_get(&c->opts, "configs");
+	int nb = (int)sb_opts_get(&c->opts, "batches"), k, j, b, i;
+	struct sb_pipexp_state *s;
+	int rc = sb_pipexp_setup(c, model_names, nm, err);
+	if (rc)
+		return rc;
+	s = c->state;
+	s->labels = sb_pipexp_planners(planners);
+	for (k = 0; k < s->nmodel; k++) {
+		for (i = 0; i < nm && strcmp(model_names[i], s->model[k].name); i++)
+			;
+		for (j = 0; j < nc; j++)
+			for (b = 0; b < nb; b++)
+				sb_pipexp_add(s, k, configs[j], 0, first_batch[i] * (1 << b), 0, 0);
+	}
+	c->npoints = s->npt;
+	return 0;
+}
+
+const struct sb_experiment sb_experiment_pl_dapple = {
+	.name = "pl_dapple",
+	.desc = "speed-up vs global batch: DP, DP+overlap, DAPPLE (paper, released), "
+		"PipeDream run synchronously; Config A/B/C",
+	.figure = "dapple-F1",
+	.family = "pipeline",
+	.params = params,
+	.quick_set = "models=2 configs=1 batches=3",
+	.cols = cols,
+	.timing_cols = timing_cols,
+	.summary_by = NULL,
+	.summary_of = NULL,
+	.setup = setup,
+	.run_point = sb_pipexp_run_point,
+	.teardown = sb_pipexp_teardown,
+};
