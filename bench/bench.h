@@ -13,4 +13,10 @@ extern const struct sb_col sb_bench_cluster_cols[];
  * stdout. data: DATA_DIR. */
 void sb_bench_cluster(struct sb_table *t, const char *data);
 
+/* Columns of the `pipeline` dataset of results/bench.h5. */
+extern const struct sb_col sb_bench_pipe_cols[];
+/* pipesim tasks/s per schedule and every planner's wall time (the figures'
+ * models; a 100-layer chain on 64 GPUs); rows into t, table on stdout. */
+void sb_bench_pipe(struct sb_table *t);
+
 #endif

@@ -295,15 +295,17 @@ int main(int argc, char **argv)
 	struct sb_table t;
 	struct sb_attrs at, at_extra;
 	struct sb_err err;
-	struct sb_table tc;
-	struct sb_h5_dataset ds[2] = { { "dag", &t }, { "cluster", &tc } };
+	struct sb_table tc, tp;
+	struct sb_h5_dataset ds[3] = { { "dag", &t }, { "cluster", &tc }, { "pipeline", &tp } };
 	double p[3] = { 0.01, 0.1, 0.9 };
 	int i;
 
-	const char *only = getenv("SB_BENCH_FAMILY");   /* dag, cluster or unset: both */
+	/* dag, cluster, pipeline or unset: all */
+	const char *only = getenv("SB_BENCH_FAMILY");
 	sb_table_init(&t, cols);
 	sb_table_init(&tc, sb_bench_cluster_cols);
-	if (only && !strcmp(only, "cluster"))
+	sb_table_init(&tp, sb_bench_pipe_cols);
+	if (only && strcmp(only, "dag"))
 		goto cluster;
 	printf("%-16s %-16s %7s %8s %10s %10s %10s %12s %8s\n", "instance", "policy", "ops",
 	       "edges", "part_s", "sched_s", "events", "events/s", "rss_MiB");
@@ -339,8 +341,10 @@ int main(int argc, char **argv)
 	bench_sim(&t);
 	bench_milp(&t);
 cluster:
-	if (!only || strcmp(only, "dag"))
+	if (!only || !strcmp(only, "cluster"))
 		sb_bench_cluster(&tc, data);
+	if (!only || !strcmp(only, "pipeline"))
+		sb_bench_pipe(&tp);
 	bench_reproduce(&at_extra);
 	sb_attrs_init(&at);
 	sb_attrs_str(&at, "experiment", "bench");
@@ -351,13 +355,14 @@ cluster:
 	for (i = 0; i < at_extra.n; i++)
 		sb_attrs_dbl(&at, at_extra.a[i].key, at_extra.a[i].d);
 	sb_attrs_release(&at_extra);
-	if (sb_h5_write(out, &at, 2, ds, &err)) {
+	if (sb_h5_write(out, &at, 3, ds, &err)) {
 		sb_err_print(&err);
 		return 1;
 	}
 	sb_attrs_release(&at);
 	sb_table_release(&t);
 	sb_table_release(&tc);
+	sb_table_release(&tp);
 	fprintf(stderr, "bench: wrote %s\n", out);
 	return 0;
 }
