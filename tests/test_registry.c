@@ -8,6 +8,7 @@
 
 #include "dag.h"
 #include "exp.h"
+#include "pipe.h"
 #include "registry.h"
 
 /* "baselines/dag/m-topo.c" -> "m-topo" */
@@ -98,5 +99,44 @@ Test(registry, experiments_well_formed)
 		}
 		for (j = 0; j < i; j++)
 			cr_assert_str_neq(e[i]->name, e[j]->name);
+	}
+}
+
+Test(registry, pipeline_planners_and_schedules_well_formed)
+{
+	int n, i, j;
+	const struct sb_pipe_planner *const *p = sb_pipe_planners(&n);
+	const struct sb_pipe_schedule *const *sc;
+	for (i = 0; i < n; i++) {
+		char base[64];
+		const char *file = sb_pipe_planner_file(p[i]);
+		cr_assert(file, "%s has no file", p[i]->name);
+		base_name(file, base, sizeof base);
+		cr_assert_str_eq(p[i]->name, base, "planner name must equal its file name");
+		cr_assert(p[i]->cite && p[i]->cite[0], "%s: no citation", p[i]->name);
+		cr_assert(p[i]->desc && p[i]->desc[0], "%s: no description", p[i]->name);
+		cr_assert(p[i]->provenance && p[i]->provenance[0], "%s: no provenance", p[i]->name);
+		cr_assert(p[i]->plan, "%s: no plan hook", p[i]->name);
+		cr_assert(p[i]->schedule && sb_pipe_schedule_find(p[i]->schedule),
+			  "%s: its schedule '%s' is not registered", p[i]->name,
+			  p[i]->schedule ? p[i]->schedule : "(null)");
+		check_params(p[i]->params, p[i]->name);
+		for (j = 0; j < i; j++)
+			cr_assert_str_neq(p[i]->name, p[j]->name, "duplicate planner name");
+		cr_assert_eq(sb_pipe_planner_find(p[i]->name), p[i]);
+	}
+	cr_assert_null(sb_pipe_planner_find("no-such-planner"));
+	sc = sb_pipe_schedules(&n);
+	cr_assert_geq(n, 2);
+	for (i = 0; i < n; i++) {
+		cr_assert(sc[i]->cite && sc[i]->cite[0], "%s: no citation", sc[i]->name);
+		cr_assert(sc[i]->desc && sc[i]->desc[0], "%s: no description", sc[i]->name);
+		cr_assert(sc[i]->provenance && sc[i]->provenance[0], "%s: no provenance",
+			  sc[i]->name);
+		cr_assert(sc[i]->pick, "%s: no pick hook", sc[i]->name);
+		check_params(sc[i]->params, sc[i]->name);
+		for (j = 0; j < i; j++)
+			cr_assert_str_neq(sc[i]->name, sc[j]->name, "duplicate schedule name");
+		cr_assert_eq(sb_pipe_schedule_find(sc[i]->name), sc[i]);
 	}
 }
