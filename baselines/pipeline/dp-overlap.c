@@ -27,7 +27,7 @@ const struct sb_pipe_planner sb_pipe_planner_dp_overlap = {
 		"models, PPoPP 2021 (DP + normal overlap baseline)",
 	.desc = "pure data parallelism, gradient accumulation, all-reduce overlapped with "
 		"the backward",
-	.provenance = "published baseline (M rule ours)",
+	.provenance = "published baseline",
 	.params = NULL,
 	.schedule = "1f1b",
 	.plan = plan,

@@ -27,7 +27,7 @@ const struct sb_pipe_planner sb_pipe_planner_dp = {
 	.cite = "Fan et al., DAPPLE: a pipelined data parallel approach for training large "
 		"models, PPoPP 2021 (DP baseline)",
 	.desc = "pure data parallelism, gradient accumulation, all-reduce after backward",
-	.provenance = "published baseline (M rule ours)",
+	.provenance = "published baseline",
 	.params = NULL,
 	.schedule = "1f1b",
 	.plan = plan,

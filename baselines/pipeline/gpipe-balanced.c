@@ -8,19 +8,20 @@
  * J. Ngiam, Q. V. Le, Y. Wu, Z. Chen, "GPipe: efficient training of giant
  * neural networks using pipeline parallelism", NeurIPS 2019.
  *
- * Algorithm: the paper partitions the layer sequence into K cells so as to
- * minimise the variance of the cells' estimated costs [V, paper; spec
- * pipeplan.md §4 "S stages balanced by estimated cost"]; we minimise the
- * largest stage cost instead, exactly, with the O(S L^2) min-max
- * partition [O] (the bottleneck is what the iteration time depends on).
- * Stage cost = forward + backward per sample as the cost model charges
- * them, i.e. with re-computation the backward includes the re-run
- * forward [O]. Stage s runs on GPU s (GPU id order) [V, spec]. A stage is
- * only allowed if it fits the GPU memory with the schedule's in-flight
- * count (GPipe: all M microbatches) [O]. Microbatches when the problem
- * leaves them open: the paper's guideline M >= 4 S, as the smallest whole
- * divisor of the batch that is >= 4 S (else one sample per microbatch)
- * [V for the guideline, O for the rounding].
+ * Algorithm: S stages balanced by estimated cost, one device per stage,
+ * all forwards then all backwards, re-materialisation [V, spec
+ * pipeplan.md §4]. The paper balances the cells' estimated costs (we
+ * recall: by minimising their variance [M]); we minimise the largest
+ * stage cost instead, exactly, with the O(S L^2) min-max partition [O]
+ * (the bottleneck is what the iteration time depends on). Stage cost =
+ * forward + backward per sample as the cost model charges them, i.e.
+ * with re-computation the backward includes the re-run forward [O].
+ * Stage s runs on GPU s (GPU id order) [O]. A stage is only allowed if it
+ * fits the GPU memory with the schedule's in-flight count (GPipe: all M
+ * microbatches) [O]. Microbatches when the problem leaves them open: the
+ * paper's guideline that the bubble is negligible for M >= 4 S [M], as
+ * the smallest whole divisor of the batch that is >= 4 S (else one sample
+ * per microbatch) [O].
  */
 #include "pbase_util.h"
 
@@ -127,7 +128,7 @@ const struct sb_pipe_planner sb_pipe_planner_gpipe_balanced = {
 	.cite = "Huang et al., GPipe: efficient training of giant neural networks using "
 		"pipeline parallelism, NeurIPS 2019",
 	.desc = "S stages, one GPU each in id order, min-max balanced cost, re-materialisation",
-	.provenance = "published algorithm (min-max balancing ours)",
+	.provenance = "published algorithm",
 	.params = params,
 	.schedule = "gpipe",
 	.plan = plan,

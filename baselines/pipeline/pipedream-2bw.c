@@ -190,7 +190,7 @@ const struct sb_pipe_planner sb_pipe_planner_pipedream_2bw = {
 	.cite = "Narayanan et al., Memory-efficient pipeline-parallel DNN training, ICML 2021",
 	.desc = "w copies x d stages (d w = N), balanced split, microbatch size and "
 		"re-computation from a throughput and memory model",
-	.provenance = "reconstruction (ours) of the published planner",
+	.provenance = "reconstruction (ours)",
 	.params = NULL,
 	.schedule = "1f1b",
 	.plan = plan,

@@ -428,7 +428,7 @@ const struct sb_pipe_planner sb_pipe_planner_pipedream = {
 		"training, SOSP 2019",
 	.desc = "hierarchical DP over layer ranges and replicated stages (steady-state "
 		"bottleneck), run synchronously",
-	.provenance = "public code (optimizer_graph_hierarchical.py), mapping ours",
+	.provenance = "public code",
 	.params = params,
 	.schedule = "1f1b",
 	.plan = plan,

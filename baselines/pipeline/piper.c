@@ -239,7 +239,7 @@ const struct sb_pipe_planner sb_pipe_planner_piper = {
 		"parallelization, NeurIPS 2021",
 	.desc = "DP over prefixes and per-stage data-parallel degrees minimising the slowest "
 		"stage's time per sample (chain, t = 1)",
-	.provenance = "public code (algo.cpp), specialised to chains",
+	.provenance = "public code",
 	.params = NULL,
 	.schedule = "1f1b",
 	.plan = plan,
