@@ -63,11 +63,13 @@ int sb_dp_plan(const struct sb_pipe_problem *pb, int overlap, const char *planne
 	sc = sb_pbase_sched(pb, "1f1b", &so, err);
 	if (!sc)
 		return SB_EXIT_INPUT;
+	/* too few samples for data parallelism over every GPU: no plan of
+	 * this family (not a bad input) */
 	if (!(per_gpu >= 1))
-		return sb_err_set(err, SB_EXIT_INPUT, "%s: batch %g leaves %d GPUs less than one "
+		return sb_err_set(err, SB_EXIT_RUN, "%s: batch %g leaves %d GPUs less than one "
 				  "sample each", planner, pb->batch, N);
 	if (pb->M > 0 && pb->M > per_gpu * (1 + 1e-12))
-		return sb_err_set(err, SB_EXIT_INPUT, "%s: %d microbatches of %g samples per GPU "
+		return sb_err_set(err, SB_EXIT_RUN, "%s: %d microbatches of %g samples per GPU "
 				  "leave less than one sample per microbatch", planner, pb->M,
 				  per_gpu);
 	sb_pipe_prefix_init(&x, m);
