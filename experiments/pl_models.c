@@ -22,8 +22,9 @@ static const struct sb_param params[] = {
 
 static const char *const model_names[] = { "bert-48", "gnmt-16", "vgg19", "resnet50",
 					    "gpt2-xl", "amoeba-36" };
-/* global batch per model: the middle of DAPPLE's sweeps (dapple.md §5) */
-static const double batch[] = { 128, 1024, 512, 512, 64, 256 };
+/* global batch per model: within DAPPLE's sweeps (dapple.md §5), at least one
+ * sample per GPU per microbatch on 16 GPUs at M = 16 so that DP runs */
+static const double batch[] = { 256, 1024, 512, 512, 256, 256 };
 static const char *const topos[] = { "2x8-nvlink-25gbe", "4x4-pcie-10gbe" };
 
 static const struct sb_col cols[] = { SB_PIPEXP_COLS, { NULL, 0, NULL } };

@@ -1,0 +1,36 @@
+# dapple-F1/F2: speed-up over one GPU against the global batch size, per
+# model (columns) and DAPPLE hardware configuration (rows): pure data
+# parallelism with and without overlap, DAPPLE's planner (paper
+# description and released version) and PipeDream's planner run
+# synchronously. Plans that do not fit the 16 GB GPUs are left out.
+# Simulated with DAPPLE's cost constants, not the paper's testbed.
+load "plots/style.gp"
+models = system(sprintf("%s export %s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+topos = system(sprintf("%s export %s points | awk 'NR>1{print $3}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+pls = "dp dp-overlap dapple dapple-hpgo pipedream"
+nm = words(models)
+nt = words(topos)
+set logscale x 2
+set xlabel "global batch (samples, log scale)"
+set ylabel "speed-up over 1 GPU"
+set yrange [0:*]
+set key top left font ",7"
+do for [pass=1:2] {
+  if (pass == 1) {
+    set terminal pngcairo size (330*nm),(280*nt) font "DejaVu Sans,9"
+    set output OUT.".png"
+  } else {
+    set terminal pdfcairo size (3.3*nm),(2.8*nt) font "DejaVu Sans,8"
+    set output OUT.".pdf"
+  }
+  set multiplot layout nt,nm title "Speed-up over one GPU, 16 GPUs (simulated with DAPPLE's cost constants)"
+  do for [t=1:nt] {
+    do for [m=1:nm] {
+      set title word(models,m)." on ".word(topos,t)
+      plot for [p=1:words(pls)] data("points", sprintf("--where model=%s --where topo=%s --where planner=%s --where fits=1", word(models,m), word(topos,t), word(pls,p))) \
+             using "batch":"speedup" with linespoints lt p title word(pls,p)
+    }
+  }
+  unset multiplot
+}
+set output

@@ -1,0 +1,32 @@
+# pipeplan-F1: speed-up over one GPU of every planner per model, on T-a
+# (2 x 8 V100, NVLink + 25 GbE) and T-b (4 x 4, PCIe + 10 GbE), M = 16.
+# SPP-R is our reconstruction of the INFOCOM'22 planner. A missing bar:
+# the planner found no plan that fits the GPUs. Simulated; not comparable
+# with the paper's testbed numbers.
+load "plots/style.gp"
+topos = system(sprintf("%s export %s points | awk 'NR>1{print $3}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+nt = words(topos)
+wide(t) = sprintf("< %s export %s points --where topo=%s --where fits=1 | sh scripts/pivot model planner speedup", SB, RESULTS, t)
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set ylabel "speed-up over 1 GPU"
+set yrange [0:*]
+set key outside right top font ",8"
+do for [pass=1:2] {
+  if (pass == 1) {
+    set terminal pngcairo size 1100,(360*nt) font "DejaVu Sans,9"
+    set output OUT.".png"
+  } else {
+    set terminal pdfcairo size 11,(3.6*nt) font "DejaVu Sans,8"
+    set output OUT.".pdf"
+  }
+  set multiplot layout nt,1 title "Every planner per model (M = 16; simulated; SPP-R = our reconstruction)"
+  do for [t=1:nt] {
+    set title word(topos,t)
+    ncol = int(system(sprintf("%s export %s points --where topo=%s | sh scripts/pivot model planner speedup | head -1 | wc -w", SB, RESULTS, word(topos,t))))
+    plot for [c=2:ncol] wide(word(topos,t)) using c:xtic(1) title columnheader(c) lt (c-1)
+  }
+  unset multiplot
+}
+set output

@@ -1,0 +1,30 @@
+# pipeplan-F5: planner wall time (timing dataset: wall clock on the machine
+# that ran it) against layers (64 GPUs) and against GPUs (100 layers or the
+# largest run), every planner.
+load "plots/style.gp"
+pls = system(sprintf("%s export %s timing | awk 'NR>1{print $5}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+maxg = system(sprintf("%s export %s timing | awk 'NR>1{print $3}' | sort -n | tail -1", SB, RESULTS))
+maxl = system(sprintf("%s export %s timing | awk 'NR>1{print $4}' | sort -n | tail -1", SB, RESULTS))
+set logscale xy
+set ylabel "planner wall time (s, log scale)"
+set key top left font ",7"
+do for [pass=1:2] {
+  if (pass == 1) {
+    set terminal pngcairo size 1100,430 font "DejaVu Sans,9"
+    set output OUT.".png"
+  } else {
+    set terminal pdfcairo size 11,4.3 font "DejaVu Sans,8"
+    set output OUT.".pdf"
+  }
+  set multiplot layout 1,2 title "Planner running time (wall clock, this machine)"
+  set title sprintf("vs layers (%s GPUs)", maxg)
+  set xlabel "layers (log scale)"
+  plot for [p=1:words(pls)] data("timing", sprintf("--where planner=%s --where gpus=%s", word(pls,p), maxg)) \
+         using "layers":"plan_seconds" with linespoints lt p title word(pls,p)
+  set title sprintf("vs GPUs (%s layers)", maxl)
+  set xlabel "GPUs (log scale)"
+  plot for [p=1:words(pls)] data("timing", sprintf("--where planner=%s --where layers=%s", word(pls,p), maxl)) \
+         using "gpus":"plan_seconds" with linespoints lt p title word(pls,p)
+  unset multiplot
+}
+set output
