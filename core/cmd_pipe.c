@@ -12,6 +12,7 @@
  *            --schedule-out FILE (the timeline, one line per task or transfer)
  */
 #include "pipe.h"
+#include "pipebound.h"
 #include "pipeload.h"
 #include "rng.h"
 
@@ -221,8 +222,16 @@ int sb_cmd_eval_pipeline(int argc, char **argv)
 	printf("peak_memory_gb: %.6g\n", r.peak_mem / 1e9);
 	printf("fits_memory: %s\n", r.fits ? "yes" : "no");
 	printf("checker: ok\n");
-	if (bound)
-		printf("bounds: not available yet\n");
+	if (bound) {
+		struct sb_pipe_lb_parts parts;
+		double lbp = sb_pipe_lb_plan(&plan, &m, &t, &parts);
+		double lb = sb_pipe_lb_problem(&m, &t, plan.batch, plan.M);
+		printf("lb_plan_s: %.9g (stages %.6g, links %.6g, one microbatch %.6g)\n", lbp,
+		       parts.stage, parts.link, parts.chain);
+		printf("gap_to_lb_plan: %.6f\n", r.iter_time / lbp - 1);
+		printf("lb_any_plan_s: %.9g\n", lb);
+		printf("gap_to_lb_any_plan: %.6f\n", r.iter_time / lb - 1);
+	}
 	if (out) {
 		rc = write_timeline(out, &r, &err);
 		if (rc)

@@ -2,6 +2,7 @@
  * pipexp.c - shared machinery of the pipeline-family experiments.
  */
 #include "pipexp.h"
+#include "pipebound.h"
 #include "pipeload.h"
 #include "rng.h"
 
@@ -185,6 +186,15 @@ int sb_pipexp_eval(const struct sb_pmodel *m, const struct sb_topo *t,
 	sb_table_set_dbl(out, row, "speedup", sb_pipexp_single_gpu(m, t, plan->batch) / r.iter_time);
 	sb_table_set_dbl(out, row, "bubble", r.bubble);
 	sb_table_set_dbl(out, row, "peak_mem_gb", r.peak_mem / 1e9);
+	{
+		/* every plan with this batch and M is at least this slow */
+		double lb = sb_pipe_lb_problem(m, t, plan->batch, plan->M);
+		sb_table_set_dbl(out, row, "lb", lb);
+		sb_table_set_dbl(out, row, "ratio_lb", r.iter_time / lb);
+		if (r.iter_time < lb * (1 - 1e-9))
+			SB_BUG("plan %s beats the problem bound (%.9g < %.9g)", planner, r.iter_time,
+			       lb);
+	}
 	sb_pipe_result_release(&r);
 	return 0;
 }
