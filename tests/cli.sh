@@ -70,8 +70,9 @@ fi
 
 # determinism of solver results (GLPK stops at node/iteration limits, not
 # at wall-clock ones, so MILP bounds are the same whatever the load) and of
-# the cluster simulations (random forests, policy streams)
-for e in dag_milp dag_stg cl_load cl_pred; do
+# the cluster simulations (random forests, policy streams), and of the
+# pipeline planners on random topologies
+for e in dag_milp dag_stg cl_load cl_pred pl_irregular pl_bound; do
 	if "$SB" run $e --quick --seed 5 --jobs 1 --out "$tmp/m1.h5" 2>"$tmp/e1" &&
 	   "$SB" run $e --quick --seed 5 --jobs 2 --out "$tmp/m2.h5" 2>"$tmp/e2"; then
 		"$SB" export "$tmp/m1.h5" points --exact > "$tmp/m1.txt"
@@ -82,6 +83,36 @@ for e in dag_milp dag_stg cl_load cl_pred; do
 		bad "$e quick run failed: $(cat "$tmp/e1" "$tmp/e2" 2>/dev/null | tail -3)"
 	fi
 done
+
+# eval pipeline: bad inputs exit 2 with a message naming what is wrong
+expect 2 "give exactly one of --model" -- "$SB" eval pipeline --topo config-a --batch 64 --policy sppr
+expect 2 "give exactly one of --topo" -- "$SB" eval pipeline --model bert-48 --batch 64 --policy sppr
+expect 2 "batch is required" -- "$SB" eval pipeline --model bert-48 --topo config-a --policy sppr
+expect 2 "'nosuch' is not a registered pipeline planner" -- "$SB" eval pipeline --model bert-48 --topo config-a --batch 64 --policy nosuch
+expect 2 "'nosuch' is not a registered pipeline schedule" -- "$SB" eval pipeline --model bert-48 --topo config-a --batch 64 --policy sppr+nosuch
+expect 2 "unknown analytic model" -- "$SB" eval pipeline --model nosuch --topo config-a --batch 64 --policy sppr
+expect 2 "config-a" -- "$SB" eval pipeline --model bert-48 --topo nosuch --batch 64 --policy sppr
+expect 2 "'nosuch' is not a parameter of planner sppr" -- "$SB" eval pipeline --model bert-48 --topo config-a --batch 64 --policy sppr --set nosuch=1
+expect 2 "expected a number" -- "$SB" eval pipeline --model bert-48 --topo config-a --batch x --policy sppr
+printf 'node1 -- Input -- forward_compute_time=0.0, backward_compute_time=0.0, activation_size=4.0, parameter_size=0.0\nnode2 -- Conv -- forward_compute_time=x, backward_compute_time=1.0, activation_size=4.0, parameter_size=8.0\n\tnode1 -- node2\n' > "$tmp/bad-pbs-8.txt"
+expect 2 "$tmp/bad-pbs-8.txt" -- "$SB" eval pipeline --dapple "$tmp/bad-pbs-8.txt" --topo config-a --batch 64 --policy sppr
+expect 1 "no plan\|nothing fits\|does not fit\|cannot" -- "$SB" eval pipeline --model gpt2-xl --topo config-a --batch 64 --policy dp
+# eval pipeline: every planner on a real topology, checked, with bounds
+pls=$("$SB" list pipeline | awk '$1 == "pipeline" && $3 == "planner" { print $2 }')
+[ "$(echo "$pls" | wc -w)" -ge 7 ] && ok || bad "sb list pipeline lists too few planners: $pls"
+for p in $pls; do
+	expect 0 "checker: ok" -- "$SB" eval pipeline --model gnmt-16 --topo 2x8-nvlink-25gbe --batch 1024 --microbatches 16 --policy "$p" --bound
+	awk '/^iteration_time_s:/ { t = $2 } /^lb_any_plan_s:/ { b = $2 } END { exit !(t > 0 && b > 0 && t >= b * (1 - 1e-9)) }' "$tmp/out" && ok ||
+		bad "eval pipeline $p: iteration time below the bound or missing: $(head -c 400 "$tmp/out")"
+done
+if "$SB" eval pipeline --model vgg19 --topo 4x4-pcie-10gbe --batch 512 --microbatches 8 --policy sppr+1f1b --schedule-out "$tmp/tl.csv" >"$tmp/out" 2>"$tmp/err"; then
+	[ "$(head -n 1 "$tmp/tl.csv")" = "copy,stage,link,kind,microbatch,start,end" ] && ok || bad "--schedule-out (pipeline): header"
+	S=$(sed -n 's/^plan: S=\([0-9]*\) .*/\1/p' "$tmp/out")
+	[ "$(awk -F, 'NR > 1 && $2 >= 0' "$tmp/tl.csv" | wc -l)" -eq $((2 * 8 * S)) ] && ok ||
+		bad "--schedule-out (pipeline): not 2 M S compute tasks"
+else
+	bad "eval pipeline --schedule-out failed: $(head -c 300 "$tmp/err")"
+fi
 
 # eval cluster: bad inputs exit 2 with a message naming what is wrong
 expect 2 "give one job set" -- "$SB" eval cluster --policy fifo
