@@ -72,22 +72,6 @@ struct st {
 	int next;             /* the suffix after the first stage, -1: none */
 };
 
-/* The first stage of a suffix in one copy, summarised for the rules. */
-struct zsum {
-	int n, srv, one;      /* GPUs, server of the first, all on it */
-	double eth;           /* narrowest Ethernet of its machines */
-	const int *gpu;
-};
-
-/* A new stage's GPU set in one copy, grown one GPU at a time along a
- * placement policy's order. */
-struct grow {
-	int n, srv, one;
-	double eth;
-	int off_z;            /* of its GPUs, not on the server of Z */
-	int z_on;             /* GPUs of Z on its first GPU's server */
-};
-
 struct ctx {
 	const struct sb_pmodel *m;
 	const struct sb_topo *t;
@@ -110,8 +94,8 @@ struct ctx {
 	struct st *s;         /* (N+1) x (W+1) x beam */
 	int *cnt;
 	double *cw;
-	struct zsum *zs;      /* per copy */
-	struct grow *gr;      /* per policy and copy */
+	struct sb_dapple_sum *zs;   /* the suffix's first stage, per copy */
+	struct sb_dapple_sum *gr;   /* the new stage, per policy and copy */
 	int *zl, *yl;         /* GPU lists: rp x 64, 64 */
 	/* the best plan so far */
 	struct sb_pipe_plan best;
@@ -202,54 +186,9 @@ static void insert(struct ctx *c, int cell, const struct st *o)
 	}
 }
 
-static double minbw(const struct sb_topo *t, const int *a, int na, const int *b, int nb)
-{
-	double bw = INFINITY;
-	int i, j;
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			bw = sb_min(bw, t->bw[a[i] * t->n + b[j]]);
-	return bw;
-}
-
-/* Smallest i <= j such that layers i..j-1 need at most the GPU's memory
- * as kappa W + coef A (W, A: their parameter and stash bytes per sample);
- * j when even layer j-1 alone does not fit. Memory grows as i falls. */
 static int mem_first(const struct ctx *c, int j, double coef)
 {
-	const struct sb_pipe_prefix *x = &c->x;
-	int lo = 0, hi = j;
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-		if (c->kappa * (x->params[j] - x->params[mid]) +
-		    coef * (x->stash[j] - x->stash[mid]) <= c->t->mem)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
-static int srv_of(const struct sb_topo *t, int g)
-{
-	return t->server ? t->server[g] : 0;
-}
-
-static void grow_add(const struct ctx *c, struct grow *y, const struct zsum *z, int gpu)
-{
-	int sv = srv_of(c->t, gpu), k;
-	if (y->n++ == 0) {
-		y->srv = sv;
-		y->one = 1;
-		y->eth = c->env.eth[sv];
-		for (k = 0; z && k < z->n; k++)
-			y->z_on += srv_of(c->t, z->gpu[k]) == sv;
-	} else {
-		y->one &= sv == y->srv;
-		y->eth = sb_min(y->eth, c->env.eth[sv]);
-	}
-	if (z)
-		y->off_z += sv != z->srv;
+	return sb_dapple_mem_first(&c->x, j, c->kappa, coef, c->t->mem);
 }
 
 /* Expand state si of cell (j, m): every stage that can go in front. */
@@ -263,25 +202,16 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 	int nafter = s->nst + 1, kd = nafter < c->M ? nafter : c->M;
 	uint64_t mask[3] = { 0, 0, 0 };
 	double act = c->beta * c->m->layer[j - 1].act, bs = c->beta / c->speed, share;
-	struct zsum *zs = s->nst > 0 ? c->zs : NULL;
+	struct sb_dapple_sum *zs = s->nst > 0 ? c->zs : NULL;
 
 	/* layers 0..j-1 on at most W - m GPUs: some stage gets a 1/(W-m)
 	 * share of them, and all of them come before the suffix */
 	share = bs * (x->fwd[j] + x->bwd[j]) / (W - m);
 	if (sb_max(s->nst > 0 ? s->V + share : 0, c->M * share) >= *inc)
 		return;
-	for (k = 0; zs && k < rp; k++) {
-		int *zl = c->zl + k * 64;
-		zs[k].n = sb_dapple_gpus(g, k, s->head, zl);
-		zs[k].gpu = zl;
-		zs[k].srv = srv_of(c->t, zl[0]);
-		zs[k].one = 1;
-		zs[k].eth = INFINITY;
-		for (q = 0; q < zs[k].n; q++) {
-			zs[k].one &= srv_of(c->t, zl[q]) == zs[k].srv;
-			zs[k].eth = sb_min(zs[k].eth, c->env.eth[srv_of(c->t, zl[q])]);
-		}
-	}
+	for (k = 0; zs && k < rp; k++)
+		sb_dapple_sum_of(&c->env, &zs[k], c->zl + k * 64,
+				 sb_dapple_gpus(g, k, s->head, c->zl + k * 64));
 	/* every policy is prefix-closed: its stage of mp GPUs is the first mp
 	 * of its order, so the sets and their summaries grow with mp */
 	for (p = 1; p <= 4; p <<= 1)
@@ -307,8 +237,8 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 			int kl = ord[p][mp - 1];
 			mask[p] |= (uint64_t)1 << kl;
 			for (k = 0; k < rp; k++)
-				grow_add(c, &c->gr[p * rp + k], zs ? &zs[k] : NULL,
-					 g->gpu[k * W + kl]);
+				sb_dapple_sum_add(&c->env, &c->gr[p * rp + k], zs ? &zs[k] : NULL,
+						  c->zl + k * 64, g->gpu[k * W + kl]);
 		}
 		imem = mem_first(c, j, kd * units);
 		imem = imem > mem_first(c, j, klo * br) ? imem : mem_first(c, j, klo * br);
@@ -335,7 +265,7 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 		if (i0 < imem)
 			continue;
 		for (p = 0; p < npol; p++) {
-			const struct grow *gr = c->gr + p * rp;
+			const struct sb_dapple_sum *gr = c->gr + p * rp;
 			double Fc = 0, Bc = 0, arcoef, eth = INFINITY, comm = -1;
 			int dup = 0, one = 1;
 			uint64_t y = mask[p];
@@ -348,13 +278,8 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 				one &= gr[k].one && gr[k].srv == gr[0].srv;
 				if (!zs)
 					continue;
-				Fc = sb_max(Fc, sb_dapple_split_concat_rule(&c->env, act, mp, gr[k].off_z,
-									 zs[k].one, zs[k].srv,
-									 sb_min(gr[k].eth, zs[k].eth)));
-				Bc = sb_max(Bc, sb_dapple_split_concat_rule(&c->env, act, zs[k].n,
-									 zs[k].n - gr[k].z_on,
-									 gr[k].one, gr[k].srv,
-									 sb_min(gr[k].eth, zs[k].eth)));
+				Fc = sb_max(Fc, sb_dapple_sum_transfer(&c->env, act, &gr[k], &zs[k], 1));
+				Bc = sb_max(Bc, sb_dapple_sum_transfer(&c->env, act, &gr[k], &zs[k], 0));
 			}
 			arcoef = sb_dapple_allreduce_rule(&c->env, 1.0, mp * rp, one, gr[0].srv, eth);
 			for (i = i0; i >= imem; i--) {
@@ -388,8 +313,9 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 							for (q = 0; q < mp; q++)
 								yl[q] = g->gpu[k * W + ord[p][q]];
 							comm = sb_max(comm, c->t->latency + act /
-								      minbw(c->t, yl, mp, zs[k].gpu,
-									    zs[k].n));
+								      sb_dapple_min_bw(c->t, yl, mp,
+										       c->zl + k * 64,
+										       zs[k].n));
 						}
 					kk = sb_dapple_inject(nafter, 0, c->M,
 							      nafter > 1 ? comm / xn : 0, c->thr);
@@ -437,20 +363,8 @@ static void fixed_caps(struct ctx *c, int M, int W)
 {
 	int k;
 	c->kfix = SB_NEW(int, W + 2);
-	for (k = 1; k <= W + 1 && !c->eb; k++) {
-		struct sb_pipe_plan fake;
-		struct sb_pipe_view v;
-		memset(&fake, 0, sizeof fake);
-		fake.S = k;
-		fake.copies = c->g->rp;
-		fake.M = M;
-		fake.batch = c->batch;
-		memset(&v, 0, sizeof v);
-		v.plan = &fake;
-		c->kfix[k] = c->sc->cap ? c->sc->cap(&v, &c->so) : M;
-		if (c->kfix[k] <= 0 || c->kfix[k] > M)
-			c->kfix[k] = M;
-	}
+	for (k = 1; k <= W + 1 && !c->eb; k++)
+		c->kfix[k] = sb_dapple_cap_ahead(c->sc, &c->so, k, M, c->g->rp, c->batch);
 }
 
 /*
@@ -516,8 +430,8 @@ static void run(struct ctx *c, int M)
 	c->s = SB_NEW(struct st, ncell * c->beam);
 	c->cnt = SB_NEW(int, ncell);
 	c->cw = SB_NEW(double, ncell);
-	c->zs = SB_NEW(struct zsum, c->g->rp);
-	c->gr = SB_NEW(struct grow, 3 * c->g->rp);
+	c->zs = SB_NEW(struct sb_dapple_sum, c->g->rp);
+	c->gr = SB_NEW(struct sb_dapple_sum, 3 * c->g->rp);
 	c->zl = SB_NEW(int, c->g->rp * 64);
 	c->yl = SB_NEW(int, 64);
 	fixed_caps(c, M, W);

@@ -499,6 +499,93 @@ int sb_dapple_gpus(const struct sb_dapple_grid *g, int c, uint64_t set, int *out
 	return n;
 }
 
+void sb_dapple_sum_of(const struct sb_dapple_env *e, struct sb_dapple_sum *z, const int *gpu,
+		      int n)
+{
+	int k;
+	memset(z, 0, sizeof *z);
+	z->n = n;
+	z->one = 1;
+	z->eth = INFINITY;
+	z->srv = n > 0 ? server_of(e->topo, gpu[0]) : 0;
+	for (k = 0; k < n; k++) {
+		z->one &= server_of(e->topo, gpu[k]) == z->srv;
+		z->eth = sb_min(z->eth, e->eth[server_of(e->topo, gpu[k])]);
+	}
+}
+
+void sb_dapple_sum_add(const struct sb_dapple_env *e, struct sb_dapple_sum *y,
+		       const struct sb_dapple_sum *z, const int *zgpu, int gpu)
+{
+	int sv = server_of(e->topo, gpu), k;
+	if (y->n++ == 0) {
+		y->srv = sv;
+		y->one = 1;
+		y->eth = e->eth[sv];
+		for (k = 0; z && k < z->n; k++)
+			y->on += server_of(e->topo, zgpu[k]) == sv;
+	} else {
+		y->one &= sv == y->srv;
+		y->eth = sb_min(y->eth, e->eth[sv]);
+	}
+	if (z)
+		y->off += sv != z->srv;
+}
+
+double sb_dapple_sum_transfer(const struct sb_dapple_env *e, double bytes,
+			      const struct sb_dapple_sum *y, const struct sb_dapple_sum *z, int to_z)
+{
+	double eth = sb_min(y->eth, z->eth);
+	if (to_z)
+		return sb_dapple_split_concat_rule(e, bytes, y->n, y->off, z->one, z->srv, eth);
+	return sb_dapple_split_concat_rule(e, bytes, z->n, z->n - y->on, y->one, y->srv, eth);
+}
+
+double sb_dapple_min_bw(const struct sb_topo *t, const int *a, int na, const int *b, int nb)
+{
+	double bw = INFINITY;
+	int i, j;
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (a[i] != b[j])
+				bw = sb_min(bw, t->bw[a[i] * t->n + b[j]]);
+	return bw;
+}
+
+int sb_dapple_mem_first(const struct sb_pipe_prefix *x, int j, double kappa, double coef,
+			double mem)
+{
+	int lo = 0, hi = j;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (kappa * (x->params[j] - x->params[mid]) + coef * (x->stash[j] - x->stash[mid]) <=
+		    mem)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+int sb_dapple_cap_ahead(const struct sb_pipe_schedule *sc, const struct sb_opts *so, int nafter,
+			int M, int copies, double batch)
+{
+	struct sb_pipe_plan fake;
+	struct sb_pipe_view v;
+	int k;
+	if (!sc || !sc->cap)
+		return M;
+	memset(&fake, 0, sizeof fake);
+	fake.S = nafter;
+	fake.copies = copies;
+	fake.M = M;
+	fake.batch = batch;
+	memset(&v, 0, sizeof v);
+	v.plan = &fake;
+	k = sc->cap(&v, so);
+	return k <= 0 || k > M ? M : k;
+}
+
 void sb_dapple_plan_build(struct sb_pipe_plan *p, const struct sb_dapple_grid *g, int S,
 			  const int *first, const int *last, const uint64_t *set, int M,
 			  double batch, double kappa, const char *planner, const char *sched)

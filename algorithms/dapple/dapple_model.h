@@ -203,6 +203,44 @@ uint64_t sb_dapple_place(const struct sb_dapple_grid *g, uint64_t used, int k, i
 int sb_dapple_gpus(const struct sb_dapple_grid *g, int c, uint64_t set, int *out);
 
 /*
+ * A GPU set of one copy summarised for the transfer and all-reduce rules,
+ * grown one GPU at a time (the placement orders are prefix-closed), next
+ * to a fixed set Z (the neighbouring stage; may be absent).
+ */
+struct sb_dapple_sum {
+	int n, srv, one;      /* GPUs, server of the first, all on it */
+	double eth;           /* narrowest Ethernet of their machines */
+	int off;              /* of them, not on Z's first server */
+	int on;               /* GPUs of Z on this set's first server */
+};
+
+/* Summary of a whole list (off, on = 0). */
+void sb_dapple_sum_of(const struct sb_dapple_env *e, struct sb_dapple_sum *z, const int *gpu,
+		      int n);
+/* Add GPU gpu to y; z and its list zgpu (NULL: no neighbour). */
+void sb_dapple_sum_add(const struct sb_dapple_env *e, struct sb_dapple_sum *y,
+		       const struct sb_dapple_sum *z, const int *zgpu, int gpu);
+/* Split-concat of `bytes` from y to z (to_z = 1) or from z to y. */
+double sb_dapple_sum_transfer(const struct sb_dapple_env *e, double bytes,
+			      const struct sb_dapple_sum *y, const struct sb_dapple_sum *z, int to_z);
+
+/* Narrowest link between a GPU of a and one of b (the project's transfer
+ * bandwidth, pipecost.c). */
+double sb_dapple_min_bw(const struct sb_topo *t, const int *a, int na, const int *b, int nb);
+
+/* Smallest i <= j such that layers i..j-1 need at most mem bytes as
+ * kappa W + coef A (W, A: parameter and stash bytes per sample); j when
+ * even layer j-1 alone does not fit. Memory grows as i falls. */
+int sb_dapple_mem_first(const struct sb_pipe_prefix *x, int j, double kappa, double coef,
+			double mem);
+
+/* In-flight cap schedule sc (options so) gives a stage with `nafter`
+ * stages from it to the end, seen as stage 0 of such a plan and without
+ * costs (as through sb_pipe_sched_cap); M when it has none. */
+int sb_dapple_cap_ahead(const struct sb_pipe_schedule *sc, const struct sb_opts *so, int nafter,
+			int M, int copies, double batch);
+
+/*
  * Fill p (initialised here; caller releases) with S stages, stage s
  * holding layers first[s]..last[s] on local set set[s] in every copy.
  */
