@@ -588,7 +588,7 @@ const struct sb_pipe_planner sb_pipe_planner_dapple_hpgo = {
 		"models, PPoPP 2021 (planner as released, HPGO)",
 	.desc = "min-max stage DP per pipeline width with Fresh/Append/Scatter First, straight and "
 		"two-stage candidates, scored by DAPPLE's analytical speed-up",
-	.provenance = "public code (as described; reimplemented from the description)",
+	.provenance = "public code, described",
 	.params = params,
 	.schedule = "early-backward",
 	.plan = plan,

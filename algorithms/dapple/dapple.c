@@ -58,17 +58,11 @@ static const struct sb_param params[] = {
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
-/* A partial pipeline: stages covering layers j..N-1 (j: its cell). The
- * pivot bookkeeping is relative to its first slot: fq, bq = sums of F and
- * B over slots 0..Q, xq = F_Q + B_Q, and the maxima of AR_s - PB over the
- * stages s <= Q (ale: PB(s), ale2: PB(s+1)) and s > Q (agt: PB(s+1)),
- * PB(k) = sum of B over the slots before k; then
- * L = V + max(ale, agt), V = sum_{a<Q}(F_a+B_a) + M (F_Q+B_Q). */
+/* A partial pipeline: stages covering layers j..N-1 (j: its cell), with
+ * DAPPLE's latency kept up to date stage by stage. */
 struct st {
 	uint64_t used, head;  /* GPUs used; those of the first stage */
-	double L, V;
-	double fq, bq, xq, ale, ale2, agt;
-	int nst;              /* stages */
+	struct sb_dapple_suffix lat;
 	int next;             /* the suffix after the first stage, -1: none */
 };
 
@@ -107,70 +101,22 @@ struct ctx {
  * first layer) land in neighbouring cells */
 #define CELL(c, j, m) ((m) * ((c)->N + 1) + (j))
 
-/* The partial pipeline s with one stage (Fn, Bn, ARn) and its transfer
- * (Fc, Bc) put in front. */
-static void prepend(const struct st *s, struct st *o, double Fn, double Bn, double ARn,
-		    double Fc, double Bc, int M, int index)
-{
-	double xn = Fn + Bn, xc = Fc + Bc, DB = Bn + Bc, xq, tail;
-	int q = 2;            /* 2: the suffix's pivot, 1: the transfer, 0: the stage */
-
-	if (s->nst == 0) {
-		o->fq = Fn;
-		o->bq = Bn;
-		o->xq = xn;
-		o->ale = ARn;
-		o->ale2 = ARn - Bn;
-		o->agt = -INFINITY;
-	} else {
-		/* the scan goes on from the suffix's pivot: transfer, then stage */
-		xq = s->xq;
-		tail = s->fq + s->bq - (index ? s->xq : 0);
-		if ((M - 1) * xc > (M - 1) * xq + tail) {
-			q = 1;
-			xq = xc;
-			tail = index ? 0 : xc;
-		} else {
-			tail += xc;
-		}
-		if ((M - 1) * xn > (M - 1) * xq + tail)
-			q = 0;
-		if (q == 2) {
-			o->fq = s->fq + Fn + Fc;
-			o->bq = s->bq + DB;
-			o->xq = s->xq;
-			o->ale = sb_max(s->ale - DB, ARn);
-			o->ale2 = sb_max(s->ale2 - DB, ARn - Bn);
-			o->agt = s->agt - DB;
-		} else {
-			o->fq = q == 1 ? Fn + Fc : Fn;
-			o->bq = q == 1 ? DB : Bn;
-			o->xq = q == 1 ? xc : xn;
-			o->ale = ARn;
-			o->ale2 = ARn - Bn;
-			o->agt = sb_max(s->ale2, s->agt) - DB;
-		}
-	}
-	o->V = o->fq + o->bq - o->xq + M * o->xq;
-	o->L = o->V + sb_max(o->ale, o->agt);
-}
-
 /* Keep o in cell `cell` if it is new (by GPU sets) and among the best;
  * cw[cell] caches the worst value of a full cell. */
 static void insert(struct ctx *c, int cell, const struct st *o)
 {
 	struct st *b = &c->s[(size_t)cell * c->beam];
 	int k, worst = 0, n = c->cnt[cell];
-	if (n == c->beam && o->L >= c->cw[cell])
+	if (n == c->beam && o->lat.L >= c->cw[cell])
 		return;
 	for (k = 0; k < n; k++) {
 		if (b[k].used == o->used && b[k].head == o->head) {
-			if (o->L >= b[k].L)
+			if (o->lat.L >= b[k].lat.L)
 				return;
 			b[k] = *o;
 			break;
 		}
-		if (b[k].L > b[worst].L)
+		if (b[k].lat.L > b[worst].lat.L)
 			worst = k;
 	}
 	if (k == n) {
@@ -182,7 +128,7 @@ static void insert(struct ctx *c, int cell, const struct st *o)
 	if (c->cnt[cell] == c->beam) {
 		c->cw[cell] = -INFINITY;
 		for (k = 0; k < c->beam; k++)
-			c->cw[cell] = sb_max(c->cw[cell], b[k].L);
+			c->cw[cell] = sb_max(c->cw[cell], b[k].lat.L);
 	}
 }
 
@@ -199,15 +145,15 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 	const struct sb_pipe_prefix *x = &c->x;
 	int ord[3][64], npol = 0, mp, p, q, k, i;
 	int rp = g->rp, W = c->W, pbs = c->m->pbs > 0 ? c->m->pbs : 1;
-	int nafter = s->nst + 1, kd = nafter < c->M ? nafter : c->M;
+	int nafter = s->lat.nst + 1, kd = nafter < c->M ? nafter : c->M;
 	uint64_t mask[3] = { 0, 0, 0 };
 	double act = c->beta * c->m->layer[j - 1].act, bs = c->beta / c->speed, share;
-	struct sb_dapple_sum *zs = s->nst > 0 ? c->zs : NULL;
+	struct sb_dapple_sum *zs = s->lat.nst > 0 ? c->zs : NULL;
 
 	/* layers 0..j-1 on at most W - m GPUs: some stage gets a 1/(W-m)
 	 * share of them, and all of them come before the suffix */
 	share = bs * (x->fwd[j] + x->bwd[j]) / (W - m);
-	if (sb_max(s->nst > 0 ? s->V + share : 0, c->M * share) >= *inc)
+	if (sb_max(s->lat.nst > 0 ? s->lat.V + share : 0, c->M * share) >= *inc)
 		return;
 	for (k = 0; zs && k < rp; k++)
 		sb_dapple_sum_of(&c->env, &zs[k], c->zl + k * 64,
@@ -295,7 +241,7 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 				/* V of the pivot (the argmax) with the stage in front,
 				 * and L >= V + the stage's all-reduce: cheaper than
 				 * prepend(), and most candidates stop here */
-				double vq = sb_max(s->V + xn + Fc + Bc,
+				double vq = sb_max(s->lat.V + xn + Fc + Bc,
 						   sb_max(xn + c->M * (Fc + Bc), c->M * xn));
 				if (vq + pre >= *inc)
 					continue;
@@ -323,17 +269,17 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 					    c->t->mem)
 						continue;
 				}
-				prepend(s, &o, Fn, Bn, arcoef * w, Fc, Bc, c->M, c->env.pivot_index);
-				lb = i > 0 ? o.V + pre : o.L;
+				sb_dapple_suffix_prepend(&s->lat, &o.lat, Fn, Bn, arcoef * w, Fc, Bc, c->M,
+							 c->env.pivot_index);
+				lb = i > 0 ? o.lat.V + pre : o.lat.L;
 				if (lb >= *inc)
 					continue;
 				o.used = s->used | y;
 				o.head = y;
-				o.nst = nafter;
 				o.next = si;
 				insert(c, cell, &o);
 				if (i == 0 && c->bounds)
-					*inc = o.L;
+					*inc = o.lat.L;
 			}
 		}
 	}
@@ -344,7 +290,7 @@ static void build(struct ctx *c, int si, struct sb_pipe_plan *p)
 {
 	int first[64], last[64], S = 0, k = si;
 	uint64_t set[64];
-	while (k >= 0 && c->s[k].nst > 0) {
+	while (k >= 0 && c->s[k].lat.nst > 0) {
 		int cell = k / c->beam, nx = c->s[k].next, ncell = nx / c->beam;
 		SB_ASSERT(S < 64);
 		first[S] = cell % (c->N + 1);
@@ -442,7 +388,7 @@ static void run(struct ctx *c, int M)
 		for (m = 0; m < W; m++)
 			for (k = 0; k < c->cnt[CELL(c, j, m)]; k++) {
 				int si = CELL(c, j, m) * c->beam + k;
-				if (c->s[si].V >= inc)
+				if (c->s[si].lat.V >= inc)
 					continue;
 				expand(c, j, m, si, &inc);
 			}
@@ -454,21 +400,21 @@ static void run(struct ctx *c, int M)
 		for (m = 1; m <= W; m++)
 			for (k = 0; k < c->cnt[CELL(c, 0, m)]; k++) {
 				int si = CELL(c, 0, m) * c->beam + k;
-				if (c->s[si].nst > 0 && (bi < 0 || c->s[si].L < c->s[bi].L))
+				if (c->s[si].lat.nst > 0 && (bi < 0 || c->s[si].lat.L < c->s[bi].lat.L))
 					bi = si;
 			}
-		if (bi < 0 || (c->have && c->s[bi].L >= c->best_L))
+		if (bi < 0 || (c->have && c->s[bi].lat.L >= c->best_L))
 			break;
 		build(c, bi, &p);
 		if (sb_pipe_plan_validate(&p, c->m, c->t, NULL) != 0 ||
 		    !sb_dapple_plan_fits(&p, c->m, c->t, c->sc, &c->so)) {
 			sb_pipe_plan_release(&p);
-			c->s[bi].nst = 0;     /* rejected: next candidate */
+			c->s[bi].lat.nst = 0;     /* rejected: next candidate */
 			continue;
 		}
 		L = sb_dapple_estimate(&c->env, &p, c->m, NULL);
 		/* the O(1) recurrence must agree with the model */
-		SB_ASSERT(fabs(L - c->s[bi].L) <= 1e-9 * sb_max(1, L));
+		SB_ASSERT(fabs(L - c->s[bi].lat.L) <= 1e-9 * sb_max(1, L));
 		sb_pipe_plan_release(&c->best);
 		c->best = p;
 		c->best_L = L;
@@ -584,7 +530,7 @@ const struct sb_pipe_planner sb_pipe_planner_dapple = {
 		"models, PPoPP 2021",
 	.desc = "DP over (layers, GPUs, GPU set) with Fresh/Append/Scatter First placement, "
 		"DAPPLE's latency model and pivot stage, outer replication up to sqrt(K)",
-	.provenance = "reconstruction (ours) from the authors' slides and a third-party note",
+	.provenance = "reconstruction (ours)",
 	.params = params,
 	.schedule = "early-backward",
 	.plan = plan,

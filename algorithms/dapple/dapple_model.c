@@ -172,6 +172,56 @@ double sb_dapple_latency(int n, const double *F, const double *B, const double *
 	return tw + (M - 1) * (F[q] + B[q]) + te;
 }
 
+void sb_dapple_suffix_prepend(const struct sb_dapple_suffix *s, struct sb_dapple_suffix *o,
+			      double Fn, double Bn, double ARn, double Fc, double Bc, int M,
+			      int index)
+{
+	double xn = Fn + Bn, xc = Fc + Bc, DB = Bn + Bc, xq, tail;
+	int q = 2;            /* 2: the suffix's pivot, 1: the transfer, 0: the stage */
+
+	o->nst = s->nst + 1;
+	if (s->nst == 0) {
+		o->fq = Fn;
+		o->bq = Bn;
+		o->xq = xn;
+		o->ale = ARn;
+		o->ale2 = ARn - Bn;
+		o->agt = -INFINITY;
+	} else {
+		/* the scan goes on from the suffix's pivot: transfer, then stage */
+		xq = s->xq;
+		tail = s->fq + s->bq - (index ? s->xq : 0);
+		if ((M - 1) * xc > (M - 1) * xq + tail) {
+			q = 1;
+			xq = xc;
+			tail = index ? 0 : xc;
+		} else {
+			tail += xc;
+		}
+		if ((M - 1) * xn > (M - 1) * xq + tail)
+			q = 0;
+		if (q == 2) {
+			/* every slot shifts by the two new ones */
+			o->fq = s->fq + Fn + Fc;
+			o->bq = s->bq + DB;
+			o->xq = s->xq;
+			o->ale = sb_max(s->ale - DB, ARn);
+			o->ale2 = sb_max(s->ale2 - DB, ARn - Bn);
+			o->agt = s->agt - DB;
+		} else {
+			/* every old slot is now after the pivot */
+			o->fq = q == 1 ? Fn + Fc : Fn;
+			o->bq = q == 1 ? DB : Bn;
+			o->xq = q == 1 ? xc : xn;
+			o->ale = ARn;
+			o->ale2 = ARn - Bn;
+			o->agt = sb_max(s->ale2, s->agt) - DB;
+		}
+	}
+	o->V = o->fq + o->bq - o->xq + M * o->xq;
+	o->L = o->V + sb_max(o->ale, o->agt);
+}
+
 /* GPUs of stage s in every copy of p. */
 static int stage_union(const struct sb_pipe_plan *p, int s, int *out)
 {

@@ -110,6 +110,28 @@ double sb_dapple_latency(int n, const double *F, const double *B, const double *
 void sb_dapple_slots(const struct sb_dapple_env *e, const struct sb_pipe_plan *p,
 		     const struct sb_pmodel *m, double *F, double *B, double *AR);
 
+/*
+ * The same latency, built from the last stage forwards in O(1) per stage
+ * (the planners' DP). A pipeline's bookkeeping relative to its first
+ * slot: fq, bq = sums of F and B over slots 0..Q, xq = F_Q + B_Q, and the
+ * maxima of AR_s - PB over the stages s <= Q (ale: PB(s), ale2: PB(s+1))
+ * and s > Q (agt: PB(s+1)), PB(k) = sum of B over the slots before k;
+ * then V = sum_{a<Q}(F_a+B_a) + M (F_Q+B_Q) and L = V + max(ale, agt).
+ * The pivot scan runs from the last slot to the first, so it continues
+ * from the suffix's pivot. A zeroed struct is the empty pipeline.
+ */
+struct sb_dapple_suffix {
+	double L, V;
+	double fq, bq, xq, ale, ale2, agt;
+	int nst;              /* stages */
+};
+
+/* o = s with a stage (Fn, Bn, ARn) and its transfer to s's first stage
+ * (Fc, Bc; ignored when s is empty) put in front. */
+void sb_dapple_suffix_prepend(const struct sb_dapple_suffix *s, struct sb_dapple_suffix *o,
+			      double Fn, double Bn, double ARn, double Fc, double Bc, int M,
+			      int index);
+
 /* DAPPLE's estimate of one iteration of p: sb_dapple_latency over its
  * slots. *pivot (may be NULL) gets the pivot slot. */
 double sb_dapple_estimate(const struct sb_dapple_env *e, const struct sb_pipe_plan *p,

@@ -88,7 +88,7 @@ const struct sb_pipe_schedule sb_pipe_schedule_early_backward = {
 	.cite = "Fan et al., DAPPLE: a pipelined data parallel approach for training large "
 		"models, PPoPP 2021",
 	.desc = "inject K_i = S-i (2(S-i)-1 when communication-heavy) microbatches, then 1B/1F",
-	.provenance = "reconstruction (ours) from a third-party description",
+	.provenance = "reconstruction (ours)",
 	.params = params,
 	.cap = cap,
 	.pick = pick,
