@@ -638,6 +638,35 @@ Test(dapple, planners_fit_and_check, .timeout = 120)
 	cr_expect_eq(n, nm * 16);
 }
 
+/* Irregular clusters (servers of 1-8 GPUs, mixed links and memories):
+ * every plan of both planners still fits and passes the checker. */
+Test(dapple, planners_random_topologies, .timeout = 120)
+{
+	static const char *const planners[2] = { "dapple", "dapple-hpgo" };
+	static const char *const models[2] = { "vgg19", "gnmt-16" };
+	static const int ngpu[6] = { 8, 12, 16, 24, 32, 48 };
+	int seed, k, a, q;
+	for (seed = 0; seed < 6; seed++) {
+		struct sb_rng rng;
+		struct sb_topo t;
+		sb_rng_seed(&rng, 100 + seed, 3);
+		sb_topo_random(&t, ngpu[seed], &rng);
+		for (k = 0; k < 2; k++) {
+			struct sb_pmodel m;
+			struct sb_err err;
+			cr_assert_eq(sb_analytic_model(models[k], &m, &err), 0, "%s", err.msg);
+			for (a = 0; a < 2; a++)
+				for (q = 0; q < 2; q++) {
+					struct sb_pipe_plan p;
+					plan_ok(planners[a], &m, &t, 64.0 * (1 + seed % 3), q ? 4 : 0, &p);
+					sb_pipe_plan_release(&p);
+				}
+			sb_pmodel_release(&m);
+		}
+		sb_topo_release(&t);
+	}
+}
+
 /* Nothing to all-reduce and nothing to send: pure data parallelism over
  * every GPU is optimal (no bubbles), L = batch x (f+b) / 16. */
 Test(dapple, planner_free_network_is_data_parallel)

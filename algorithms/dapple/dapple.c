@@ -15,8 +15,8 @@
  * new slots (the stage and its transfer) in O(1), and drops stages that do
  * not fit in memory. The answer is the smallest L over the states covering
  * every layer and over rp. With M left open (problem M = 0), the
- * microbatch is the largest power of two for which some plan fits
- * (dapple.md §2 "Memory"), no smaller than min_micro_batch.
+ * microbatch is the largest power of two that fits (dapple.md §2
+ * "Memory"), no smaller than min_micro_batch.
  *
  * Verified vs reconstructed: the state, the transition, the three
  * placement policies, rp with its transpose, pruning by memory and by the
@@ -30,11 +30,19 @@
  *     suffix's pivot, so recomputing it stays O(1);
  *   - a state is one GPU set; `beam` sets are kept per (layers, GPU count)
  *     cell, so the search is polynomial (the paper's exact DP over sets is
- *     exponential); states that cannot beat the best complete plan are
- *     cut (L >= V(Q) >= M (F+B) of any stage);
+ *     exponential). With pivot_index 0 the pivot is the argmax of V, so
+ *     L >= V(Q) >= M (F+B) of every stage and >= the share of the layers
+ *     still to place: states that cannot beat the best plan so far are
+ *     cut, and rp runs from the most copies (cheap) to one copy (widest)
+ *     so that the wide DPs start with a good bound. pivot_index 1 has no
+ *     such bound and searches without cuts (slower);
+ *   - "fits" for the choice of M: some partition into stages and GPU
+ *     counts passes the memory checks, whatever the GPU sets (a small DP
+ *     over the fewest stages a suffix needs); copies get whole samples;
  *   - memory is checked both by DAPPLE's formula and by the project's
  *     model under the schedule the plan runs under (early-backward by
- *     default), so that every plan fits in pipesim;
+ *     default, whose cap depends on the stage's ACR), and again exactly
+ *     on the final plan, so that every plan fits in pipesim;
  *   - copies are consecutive blocks of GPUs in (server, id) order, all
  *     mirroring copy 0's placement; "Gaps First" (stubbed out in the
  *     authors' code) is not offered.
@@ -187,7 +195,8 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 						  c->zl + k * 64, g->gpu[k * W + kl]);
 		}
 		imem = mem_first(c, j, kd * units);
-		imem = imem > mem_first(c, j, klo * br) ? imem : mem_first(c, j, klo * br);
+		i0 = mem_first(c, j, klo * br);
+		imem = imem > i0 ? imem : i0;
 		isure = mem_first(c, j, khi * br);
 		isure = isure > imem ? isure : imem;
 		if (imem >= j)
@@ -498,20 +507,24 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 			continue;
 		sb_dapple_grid_init(&g, c.t, rps[a]);
 		c.g = &g;
-		if (M == 0) {
-			/* the largest power-of-two microbatch some partition fits */
+		if (M > 0) {
+			if (Bc >= M)
+				run(&c, M);
+		} else {
+			/* the largest power-of-two microbatch some partition fits;
+			 * should the search (sets, beam) find no plan there while
+			 * none exists yet, a smaller one */
 			for (mb = 1; mb * 2 <= Bc; mb *= 2)
 				;
 			for (; mb >= mmb; mb /= 2) {
 				M = (int)floor(Bc / mb + 1e-9);
-				if (partition_fits(&c, M))
+				if (!partition_fits(&c, M))
+					continue;
+				run(&c, M);
+				if (c.have)
 					break;
 			}
-			if (mb < mmb)
-				M = 0;
 		}
-		if (M > 0 && Bc >= M)
-			run(&c, M);
 		sb_dapple_grid_release(&g);
 	}
 	sb_pipe_prefix_release(&c.x);

@@ -167,7 +167,8 @@ double sb_dapple_timeline(int n, int M, const double *F, const double *B, const 
 			  const int *K, double *fs, double *bs);
 
 /* DAPPLE's exact evaluator: the timeline of p's 2S-1 slots, transfers
- * counted as stages (K[x] = 2S-1-x). */
+ * counted as stages (K[x] = 2S-1-x). The released code splits a stage's
+ * compute into equal halves for F and B; we use the profile's F and B. */
 double sb_dapple_recursive(const struct sb_dapple_env *e, const struct sb_pipe_plan *p,
 			   const struct sb_pmodel *m);
 
