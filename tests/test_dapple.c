@@ -73,7 +73,7 @@ static void straight(struct sb_pipe_plan *p, int S, int M)
 	}
 }
 
-/* Options of schedule sc with "k=v" settings (NULL-terminated). */
+/* Options of schedule sc with up to two "k=v" settings (NULL: none). */
 static void sched_opts(const struct sb_pipe_schedule *sc, struct sb_opts *o, const char *set1,
 		       const char *set2)
 {
