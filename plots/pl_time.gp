@@ -6,6 +6,9 @@ pls = system(sprintf("%s export %s timing | awk 'NR>1{print $5}' | awk '!s[$0]++
 maxg = system(sprintf("%s export %s timing | awk 'NR>1{print $3}' | sort -n | tail -1", SB, RESULTS))
 maxl = system(sprintf("%s export %s timing | awk 'NR>1{print $4}' | sort -n | tail -1", SB, RESULTS))
 set logscale xy
+set format y "%g"
+set autoscale xfix
+set offsets graph 0.05, graph 0.05, 0, 0
 set ylabel "planner wall time (s, log scale)"
 set key top left font ",7"
 do for [pass=1:2] {
@@ -19,10 +22,12 @@ do for [pass=1:2] {
   set multiplot layout 1,2 title "Planner running time (wall clock, this machine)"
   set title sprintf("vs layers (%s GPUs)", maxg)
   set xlabel "layers (log scale)"
+  set xtics (25, 50, 100, 200, 400)
   plot for [p=1:words(pls)] data("timing", sprintf("--where planner=%s --where gpus=%s", word(pls,p), maxg)) \
          using "layers":"plan_seconds" with linespoints lt p title word(pls,p)
   set title sprintf("vs GPUs (%s layers)", maxl)
   set xlabel "GPUs (log scale)"
+  set xtics (4, 8, 16, 32, 64, 128)
   plot for [p=1:words(pls)] data("timing", sprintf("--where planner=%s --where layers=%s", word(pls,p), maxl)) \
          using "gpus":"plan_seconds" with linespoints lt p title word(pls,p)
   unset multiplot
