@@ -26,6 +26,10 @@
  *      plan names its schedule. Plans whose bound (core/pipebound.c)
  *      cannot beat the best so far are not simulated. With M left open,
  *      M in {4, 8, 16, 32} (at most the batch) are all tried.
+ *   4. Local search on the winner (our addition, parameter `refine`):
+ *      a GPU moved to another stage, to or from idle; stage boundaries
+ *      moved by one layer; GPUs swapped between stages or with idle
+ *      ones; each move kept if the simulated time drops.
  *
  * Cost O(L^2 N^2 K) per M for the DP, O(N^3) for the order and the
  * bandwidth tables; memory O(L N K + N^3).
@@ -41,6 +45,7 @@
 
 static const struct sb_param params[] = {
 	{ "K", 8, 1, 64, 1, "candidates kept per DP cell (top-K)" },
+	{ "refine", 400, 0, 1e6, 1, "simulations the local search of step 4 may spend (0: none)" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
@@ -453,6 +458,172 @@ static void score(const struct dp *d, const struct sb_pipe_schedule *const *sc, 
 	sb_free(pool);
 }
 
+/* ------------------------------------------------------------------ */
+/* Step 4 (ours): local refinement of the winner                       */
+/* ------------------------------------------------------------------ */
+
+/* Simulated time of p under sc if it fits, else INFINITY. */
+static double sim_time(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
+		       const struct sb_topo *t, const struct sb_pipe_schedule *sc)
+{
+	struct sb_opts so;
+	struct sb_pipe_result r;
+	struct sb_err err;
+	double T = INFINITY;
+	sb_opts_defaults(&so, sc->params);
+	if (sb_pipe_simulate(p, m, t, sc, &so, &r, &err))
+		return INFINITY;
+	if (r.peak_mem <= t->mem)
+		T = r.iter_time;
+	sb_pipe_result_release(&r);
+	return T;
+}
+
+/*
+ * The DP maps stages to windows of one device order, which cannot express
+ * every good mapping or replication; first-improvement local search on
+ * the winner, in a fixed scan order (deterministic): move a GPU to
+ * another stage (changing both replica counts), to idle or from idle;
+ * move a stage boundary by one layer; swap two GPUs of different stages
+ * or a used GPU with an idle one; each judged by simulation; until a pass
+ * gains nothing or the evaluation budget is spent.
+ */
+static void refine(const struct sb_pipe_problem *pb, struct best *bst, int budget)
+{
+	const struct sb_pmodel *m = pb->model;
+	const struct sb_topo *t = pb->topo;
+	struct sb_pipe_plan *p = &bst->plan;
+	int N = t->n, S = p->S, s, a, b, gained = 1, *where;
+	if (p->copies != 1)
+		return;
+	where = SB_NEW(int, 2 * N);   /* GPU -> stage * 64 + slot, -1 idle */
+	while (gained && budget > 0) {
+		gained = 0;
+		/* a GPU changes stage, joins one from idle, or leaves one */
+		for (a = 0; a < N && budget > 0; a++) {
+			int from = -1, slot = -1, to, k;
+			for (s = 0; s < S && from < 0; s++)
+				for (k = 0; k < p->st[s].r; k++)
+					if (p->st[s].gpu[k] == a)
+						from = s, slot = k;
+			for (to = -1; to < S && budget > 0; to++) {
+				struct sb_pipe_stage *f = from >= 0 ? &p->st[from] : NULL;
+				struct sb_pipe_stage *g = to >= 0 ? &p->st[to] : NULL;
+				double T;
+				if (to == from || (f && f->r == 1) || (g && g->r == 64) || (!f && !g))
+					continue;
+				if (f) {
+					f->gpu[slot] = f->gpu[f->r - 1];
+					f->r--;
+				}
+				if (g)
+					g->gpu[g->r++] = a;
+				T = sim_time(p, m, t, bst->sc);
+				budget--;
+				if (T < bst->T * (1 - 1e-12)) {
+					bst->T = T;
+					gained = 1;
+					from = to;
+					slot = g ? g->r - 1 : -1;
+					continue;
+				}
+				if (g)
+					g->r--;
+				if (f) {
+					f->gpu[f->r++] = f->gpu[slot];
+					f->gpu[slot] = a;
+				}
+			}
+		}
+		/* boundaries */
+		for (s = 0; s + 1 < S && budget > 0; s++) {
+			int dir;
+			for (dir = -1; dir <= 1; dir += 2) {
+				struct sb_pipe_stage *u = &p->st[s], *v = &p->st[s + 1];
+				double T;
+				if ((dir < 0 && u->last == u->first) || (dir > 0 && v->last == v->first))
+					continue;
+				u->last += dir;
+				v->first += dir;
+				T = sim_time(p, m, t, bst->sc);
+				budget--;
+				if (T < bst->T * (1 - 1e-12)) {
+					bst->T = T;
+					gained = 1;
+				} else {
+					u->last -= dir;
+					v->first -= dir;
+				}
+			}
+		}
+		/* GPU swaps, between stages or with an idle GPU */
+		for (a = 0; a < N; a++)
+			where[a] = -1;
+		for (s = 0; s < S; s++)
+			for (b = 0; b < p->st[s].r; b++)
+				where[p->st[s].gpu[b]] = s * 64 + b;
+		for (a = 0; a < N && budget > 0; a++)
+			for (b = a + 1; b < N && budget > 0; b++) {
+				int wa = where[a], wb = where[b];
+				int *ga, *gb;
+				double T;
+				if (wa < 0 && wb < 0)
+					continue;
+				if (wa >= 0 && wb >= 0 && wa / 64 == wb / 64)
+					continue;
+				ga = wa >= 0 ? &p->st[wa / 64].gpu[wa % 64] : NULL;
+				gb = wb >= 0 ? &p->st[wb / 64].gpu[wb % 64] : NULL;
+				if (ga)
+					*ga = b;
+				if (gb)
+					*gb = a;
+				T = sim_time(p, m, t, bst->sc);
+				budget--;
+				if (T < bst->T * (1 - 1e-12)) {
+					bst->T = T;
+					gained = 1;
+					where[a] = wb;
+					where[b] = wa;
+				} else {
+					if (ga)
+						*ga = a;
+					if (gb)
+						*gb = b;
+				}
+			}
+	}
+	sb_free(where);
+}
+
+/* Bandwidth tables of the windows of an order: segbw[k1][k2] = the
+ * smallest bandwidth inside window [k1, k2), cross[k1][k2][k3] = the
+ * smallest between [k1, k2) and [k2, k3). rm: scratch of N + 1. */
+static void window_tables(const struct sb_topo *t, const int *order, int N, double *segbw,
+			  double *cross, double *rm)
+{
+	int i, k1, k2, k3;
+	for (k1 = 0; k1 < N; k1++) {
+		double mn = INFINITY;
+		for (k2 = k1 + 1; k2 <= N; k2++) {
+			for (i = k1; i < k2 - 1; i++)
+				mn = sb_min(mn, bw(t, order[i], order[k2 - 1]));
+			segbw[k1 * (N + 1) + k2] = mn;
+		}
+	}
+	for (k2 = 1; k2 < N; k2++) {
+		for (k1 = 0; k1 < k2; k1++)
+			rm[k1] = INFINITY;
+		for (k3 = k2 + 1; k3 <= N; k3++) {
+			double cur = INFINITY;
+			for (k1 = k2 - 1; k1 >= 0; k1--) {
+				rm[k1] = sb_min(rm[k1], bw(t, order[k1], order[k3 - 1]));
+				cur = sb_min(cur, rm[k1]);
+				cross[((size_t)k1 * (N + 1) + k2) * (N + 1) + k3] = cur;
+			}
+		}
+	}
+}
+
 static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 		struct sb_pipe_plan *out, struct sb_err *err)
 {
@@ -465,7 +636,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	struct sb_pipe_prefix x;
 	struct best bst;
 	struct dp d;
-	int L, N, K, nsc, nM = 0, Ms[8], mi, i, k1, k2, k3, mode, custom;
+	int L, N, K, nsc, nM = 0, Ms[8], mi, i, mode, custom, dirn;
 	int *order;
 	double *segbw, *cross, *rm;
 
@@ -498,35 +669,14 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 			Ms[nM++] = (int)floor(pb->batch);
 	}
 
-	/* step 1 and the bandwidth tables of windows of the order */
+	/* step 1 */
 	order = SB_NEW(int, N);
 	for (i = 0; i < N; i++)
 		order[i] = i;
 	order_rec(t, order, N);
 	segbw = SB_NEW(double, (N + 1) * (N + 1));
-	for (k1 = 0; k1 < N; k1++) {
-		double mn = INFINITY;
-		for (k2 = k1 + 1; k2 <= N; k2++) {
-			for (i = k1; i < k2 - 1; i++)
-				mn = sb_min(mn, bw(t, order[i], order[k2 - 1]));
-			segbw[k1 * (N + 1) + k2] = mn;
-		}
-	}
 	cross = SB_NEW(double, (size_t)(N + 1) * (N + 1) * (N + 1));
 	rm = SB_NEW(double, N + 1);
-	for (k2 = 1; k2 < N; k2++) {
-		for (k1 = 0; k1 < k2; k1++)
-			rm[k1] = INFINITY;
-		for (k3 = k2 + 1; k3 <= N; k3++) {
-			double cur = INFINITY;
-			for (k1 = k2 - 1; k1 >= 0; k1--) {
-				rm[k1] = sb_min(rm[k1], bw(t, order[k1], order[k3 - 1]));
-				cur = sb_min(cur, rm[k1]);
-				cross[((size_t)k1 * (N + 1) + k2) * (N + 1) + k3] = cur;
-			}
-		}
-	}
-	sb_free(rm);
 
 	sb_pipe_prefix_init(&x, m);
 	memset(&d, 0, sizeof d);
@@ -551,25 +701,36 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	 * 1F1B and, if nothing fits, for one microbatch under cp-list */
 	custom = pb->sched && pb->sched != cpl;
 	for (mode = custom ? 1 : 0; mode <= 2 && !isfinite(bst.T); mode += custom ? 3 : 2) {
-		for (mi = 0; mi < nM; mi++) {
-			d.M = Ms[mi];
-			d.beta = pb->batch / d.M;
-			set_budget(&d, mode, sc[0]);
-			dp_run(&d);
-			if (mode == 2)
-				score(&d, &cpl, 1, &bst);
-			else
-				score(&d, sc, nsc, &bst);
+		/* the order and its reverse: which end of the order the first
+		 * stage sits at matters (it carries no incoming transfer) */
+		for (dirn = 0; dirn < 2; dirn++) {
+			if (dirn)
+				reverse(order, N);
+			window_tables(t, order, N, segbw, cross, rm);
+			for (mi = 0; mi < nM; mi++) {
+				d.M = Ms[mi];
+				d.beta = pb->batch / d.M;
+				set_budget(&d, mode, sc[0]);
+				dp_run(&d);
+				if (mode == 2)
+					score(&d, &cpl, 1, &bst);
+				else
+					score(&d, sc, nsc, &bst);
+			}
 		}
+		reverse(order, N);
 	}
 
 	sb_pipe_prefix_release(&x);
 	sb_free(order);
 	sb_free(segbw);
 	sb_free(cross);
+	sb_free(rm);
 	sb_free(d.budget);
 	sb_free(d.cell);
 	sb_free(d.cnt);
+	if (isfinite(bst.T))
+		refine(pb, &bst, (int)sb_opts_get_or(o, "refine", 400));
 	if (!isfinite(bst.T)) {
 		sb_pipe_plan_release(&bst.plan);
 		return sb_err_set(err, SB_EXIT_RUN, "sppr: no plan of %s on %s fits the GPUs' "
