@@ -75,7 +75,9 @@ deps:
 need-deps:
 	@sh scripts/deps --if-missing
 
-$(BUILD)/registry.def: $(POLICY_SRC) $(EXP_SRC) scripts/gen-registry | $(BUILD)
+# regenerated on every build (replaced only when it changes), so that a
+# removed policy file leaves no stale entry behind
+$(BUILD)/registry.def: FORCE scripts/gen-registry | $(BUILD)
 	@scripts/gen-registry $(POLICY_SRC) $(EXP_SRC) > $@.tmp && \
 	  (cmp -s $@.tmp $@ || mv $@.tmp $@); rm -f $@.tmp
 
