@@ -26,6 +26,15 @@ void sb_topo_release(struct sb_topo *t)
 	memset(t, 0, sizeof *t);
 }
 
+int sb_pipe_stage_gpus(const struct sb_pipe_plan *p, int s, int *out)
+{
+	int c, k, n = 0;
+	for (c = 0; c < p->copies; c++)
+		for (k = 0; k < p->st[c * p->S + s].r; k++)
+			out[n++] = p->st[c * p->S + s].gpu[k];
+	return n;
+}
+
 void sb_pipe_prefix_init(struct sb_pipe_prefix *x, const struct sb_pmodel *m)
 {
 	int l;

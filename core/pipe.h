@@ -265,6 +265,10 @@ const char *sb_pipe_planner_file(const struct sb_pipe_planner *p);
 /* Shared helpers of the planners (pipe.c)                             */
 /* ------------------------------------------------------------------ */
 
+/* The GPUs of stage s in every copy of p into out (room for copies x r);
+ * returns their number. */
+int sb_pipe_stage_gpus(const struct sb_pipe_plan *p, int s, int *out);
+
 /* Prefix sums over the layers, per sample: x[j] = sum of layers 0..j-1,
  * so layers i..j cost x[j+1] - x[i]. Owned; sb_pipe_prefix_release. */
 struct sb_pipe_prefix {

@@ -153,15 +153,13 @@ void sb_pipe_costs_build(struct sb_pipe_costs *c, const struct sb_pipe_plan *p,
 		}
 	for (s = 0; s < S; s++) {
 		const struct sb_pipe_stage *st = &p->st[s];
-		int n = st->r * nc, i, *all = SB_NEW(int, n);
+		int n = st->r * nc, *all = SB_NEW(int, n);
 		double w = 0, a = 0, bw;
 		for (l = st->first; l <= st->last; l++) {
 			w += m->layer[l].params;
 			a += m->layer[l].stash;
 		}
-		for (k = 0; k < nc; k++)
-			for (i = 0; i < st->r; i++)
-				all[k * st->r + i] = p->st[k * S + s].gpu[i];
+		sb_pipe_stage_gpus(p, s, all);
 		bw = min_bw(t, all, n, all, n);
 		c->AR[s] = n > 1 ? 2.0 * (n - 1) / n * w / bw : 0;
 		if (n > 1 && p->overlap)

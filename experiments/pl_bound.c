@@ -46,33 +46,38 @@ static const struct sb_col cols[] = {
 	{ NULL, 0, NULL },
 };
 
-struct state {
+struct extra {
 	int reps, nsize, milp_max;
 	long nodes;
-	char **labels;
 };
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	struct state *s = SB_NEW(struct state, 1);
-	(void)err;
-	c->state = s;
-	s->reps = (int)sb_opts_get(&c->opts, "reps");
-	s->nsize = (int)sb_opts_get(&c->opts, "sizes");
-	s->nodes = (long)sb_opts_get(&c->opts, "node_limit");
-	s->milp_max = (int)sb_opts_get(&c->opts, "milp_max_layers");
+	struct sb_pipexp_state *s;
+	struct extra *x;
+	int rc = sb_pipexp_setup(c, NULL, 0, err);
+	if (rc)
+		return rc;
+	s = c->state;
+	x = SB_NEW(struct extra, 1);
+	s->extra = x;
+	x->reps = (int)sb_opts_get(&c->opts, "reps");
+	x->nsize = (int)sb_opts_get(&c->opts, "sizes");
+	x->nodes = (long)sb_opts_get(&c->opts, "node_limit");
+	x->milp_max = (int)sb_opts_get(&c->opts, "milp_max_layers");
 	s->labels = sb_pipexp_planners(NULL);
 	snprintf(c->inputs_note, sizeof c->inputs_note, "synthetic: jittered transformer-like "
 		 "chains and random irregular 4-GPU topologies of our own");
-	c->npoints = s->nsize * s->reps;
+	c->npoints = x->nsize * x->reps;
 	return 0;
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
-	struct state *s = c->state;
-	int L = sizeL[point / s->reps], M = sizeM[point / s->reps], rep = point % s->reps;
+	struct sb_pipexp_state *s = c->state;
+	const struct extra *x = s->extra;
+	int L = sizeL[point / x->reps], M = sizeM[point / x->reps], rep = point % x->reps;
 	struct sb_rng rm = sb_rng_stream(c->seed, (uint64_t)point, 0, SB_RNG_INSTANCE);
 	struct sb_rng rt = sb_rng_stream(c->seed, (uint64_t)point, 1, SB_RNG_INSTANCE);
 	struct sb_pipe_milp_opts mo;
@@ -95,7 +100,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	pb.M = M;
 	pb.kappa = 2;
 	memset(&mo, 0, sizeof mo);
-	mo.node_limit = s->nodes;
+	mo.node_limit = x->nodes;
 	mo.time_limit = 600;        /* a safety net only: the node limit decides */
 	memset(&mr, 0, sizeof mr);
 	mr.obj = mr.bound = NAN;
@@ -106,7 +111,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	if (er.seconds > 0 && !er.exact)
 		fprintf(stderr, "pl_bound: point %d: some scheduling MILP stopped at its limit; "
 			"OPT is the best found, not proven\n", point);
-	if (L <= s->milp_max) {
+	if (L <= x->milp_max) {
 		rc = sb_pipe_milp(&pb, &mo, &mr, err);
 		if (rc)
 			goto out_enum;
@@ -156,18 +161,6 @@ out:
 	return rc;
 }
 
-static void teardown(struct sb_exp_ctx *c)
-{
-	struct state *s = c->state;
-	int k;
-	if (!s)
-		return;
-	for (k = 0; s->labels[k]; k++)
-		sb_free(s->labels[k]);
-	sb_free(s->labels);
-	sb_free(s);
-}
-
 static const struct sb_col timing_cols[] = { SB_PIPEXP_TIMING_COLS, { NULL, 0, NULL } };
 
 const struct sb_experiment sb_experiment_pl_bound = {
@@ -184,5 +177,5 @@ const struct sb_experiment sb_experiment_pl_bound = {
 	.summary_of = "ratio_opt ratio_lb",
 	.setup = setup,
 	.run_point = run_point,
-	.teardown = teardown,
+	.teardown = sb_pipexp_teardown,
 };

@@ -26,31 +26,36 @@ static const struct sb_col cols[] = { SB_PIPEXP_COLS, { "layers", SB_COL_INT, ""
 				      { NULL, 0, NULL } };
 static const struct sb_col timing_cols[] = { SB_PIPEXP_TIMING_COLS, { NULL, 0, NULL } };
 
-struct state {
+struct extra {
 	int nl, ns, M;
-	char **labels;
 };
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	struct state *s = SB_NEW(struct state, 1);
-	(void)err;
-	c->state = s;
-	s->nl = (int)sb_opts_get(&c->opts, "layers");
-	s->ns = (int)sb_opts_get(&c->opts, "sizes");
-	s->M = (int)sb_opts_get(&c->opts, "M");
+	struct sb_pipexp_state *s;
+	struct extra *x;
+	int rc = sb_pipexp_setup(c, NULL, 0, err);
+	if (rc)
+		return rc;
+	s = c->state;
+	x = SB_NEW(struct extra, 1);
+	s->extra = x;
+	x->nl = (int)sb_opts_get(&c->opts, "layers");
+	x->ns = (int)sb_opts_get(&c->opts, "sizes");
+	x->M = (int)sb_opts_get(&c->opts, "M");
 	s->labels = sb_pipexp_planners(NULL);
 	snprintf(c->inputs_note, sizeof c->inputs_note, "synthetic: jittered transformer-like "
 		 "chains and random irregular topologies of our own");
-	c->npoints = s->nl * s->ns;
+	c->npoints = x->nl * x->ns;
 	return 0;
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
-	struct state *s = c->state;
-	int L = layers[point / s->ns], N = sizes[point % s->ns], k, rc = 0;
+	struct sb_pipexp_state *s = c->state;
+	const struct extra *x = s->extra;
+	int L = layers[point / x->ns], N = sizes[point % x->ns], k, rc = 0;
 	struct sb_rng rm = sb_rng_stream(c->seed, (uint64_t)point, 0, SB_RNG_INSTANCE);
 	struct sb_rng rt = sb_rng_stream(c->seed, (uint64_t)point, 1, SB_RNG_INSTANCE);
 	struct sb_pmodel m;
@@ -61,7 +66,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	snprintf(t.name, sizeof t.name, "random-%d", N);
 	for (k = 0; s->labels[k] && !rc; k++) {
 		size_t row = out->nrow;
-		rc = sb_pipexp_run(&m, &t, s->labels[k], NULL, 4.0 * s->M * N, s->M, out, timing,
+		rc = sb_pipexp_run(&m, &t, s->labels[k], NULL, 4.0 * x->M * N, x->M, out, timing,
 				   NULL, err);
 		if (!rc)
 			sb_table_set_int(out, row, "layers", L);
@@ -69,18 +74,6 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	sb_topo_release(&t);
 	sb_pmodel_release(&m);
 	return rc;
-}
-
-static void teardown(struct sb_exp_ctx *c)
-{
-	struct state *s = c->state;
-	int k;
-	if (!s)
-		return;
-	for (k = 0; s->labels[k]; k++)
-		sb_free(s->labels[k]);
-	sb_free(s->labels);
-	sb_free(s);
 }
 
 const struct sb_experiment sb_experiment_pl_time = {
@@ -94,5 +87,5 @@ const struct sb_experiment sb_experiment_pl_time = {
 	.timing_cols = timing_cols,
 	.setup = setup,
 	.run_point = run_point,
-	.teardown = teardown,
+	.teardown = sb_pipexp_teardown,
 };

@@ -14,6 +14,7 @@
 
 #include "../algorithms/dapple/dapple_model.h"
 #include "pipe.h"
+#include "pipetest.h"
 #include "pipeload.h"
 #include "rng.h"
 #include "testutil.h"
@@ -25,13 +26,12 @@
 static void mk(struct sb_pmodel *m, struct sb_topo *t, int S, const double *f, const double *b,
 	       const double *act, double w, double bw)
 {
-	int i, j;
+	int i;
 	memset(m, 0, sizeof *m);
-	memset(t, 0, sizeof *t);
 	m->n = S;
 	m->pbs = 1;
 	snprintf(m->name, sizeof m->name, "test");
-	m->layer = calloc((size_t)S, sizeof *m->layer);
+	m->layer = SB_NEW(struct sb_layer, S);
 	for (i = 0; i < S; i++) {
 		m->layer[i].fwd = f[i];
 		m->layer[i].bwd = b[i];
@@ -39,39 +39,15 @@ static void mk(struct sb_pmodel *m, struct sb_topo *t, int S, const double *f, c
 		m->layer[i].stash = 1;
 		m->layer[i].params = w;
 	}
-	t->n = S;
-	t->nserver = 1;
-	snprintf(t->name, sizeof t->name, "test");
-	t->bw = calloc((size_t)S * S, sizeof *t->bw);
-	t->server = calloc((size_t)S, sizeof *t->server);
-	for (i = 0; i < S; i++)
-		for (j = 0; j < S; j++)
-			t->bw[i * S + j] = i == j ? INFINITY : bw;
-	t->mem = 1e18;
-	t->speed = 1;
+	sb_test_topo_flat(t, S, bw, 1e18);
 }
 
 static void release(struct sb_pmodel *m, struct sb_topo *t)
 {
-	free(m->layer);
-	free(t->bw);
-	free(t->server);
+	sb_pmodel_release(m);
+	sb_topo_release(t);
 }
 
-/* One GPU per stage, M microbatches of one sample. */
-static void straight(struct sb_pipe_plan *p, int S, int M)
-{
-	int s;
-	sb_pipe_plan_init(p, S, 1);
-	p->M = M;
-	p->batch = M;
-	snprintf(p->planner, sizeof p->planner, "test");
-	for (s = 0; s < S; s++) {
-		p->st[s].first = p->st[s].last = s;
-		p->st[s].r = 1;
-		p->st[s].gpu[0] = s;
-	}
-}
 
 /* Options of schedule sc with up to two "k=v" settings (NULL: none). */
 static void sched_opts(const struct sb_pipe_schedule *sc, struct sb_opts *o, const char *set1,
@@ -120,7 +96,7 @@ Test(dapple, balanced_closed_form)
 				a[x] = 0;
 			}
 			mk(&m, &t, S, f, b, a, 0, INFINITY);
-			straight(&p, S, M);
+			sb_test_straight(&p, S, M);
 			sched_opts(eb, &o, NULL, NULL);
 			sched_opts(eb, &os, "strict=1", NULL);
 			sb_opts_defaults(&og, gp->params);
@@ -237,7 +213,7 @@ Test(dapple, des_matches_timeline_strict)
 			a[s] = 1;
 		}
 		mk(&m, &t, S, f, b, a, 10, bw);
-		straight(&p, S, M);
+		sb_test_straight(&p, S, M);
 		sched_opts(eb, &o, "strict=1", thr[it % 3]);
 		cr_expect_eq(des_vs_timeline(&p, &m, &t, &o, &T1, &T2), 0,
 			     "S=%d M=%d: pipesim differs from the timeline", S, M);
@@ -269,7 +245,7 @@ Test(dapple, des_matches_timeline_balanced_greedy)
 			a[s] = 1;
 		}
 		mk(&m, &t, S, f, b, a, 10, bw);
-		straight(&p, S, M);
+		sb_test_straight(&p, S, M);
 		sched_opts(eb, &o, it % 2 ? "acr_threshold=0" : "acr_threshold=1e9", NULL);
 		cr_expect_eq(des_vs_timeline(&p, &m, &t, &o, &T1, &T2), 0,
 			     "S=%d M=%d: greedy pipesim differs from the timeline", S, M);
@@ -303,7 +279,7 @@ Test(dapple, transfers_as_stages_never_faster)
 			a[s] = 1;
 		}
 		mk(&m, &t, S, f, b, a, 0, 1.0 / (0.1 + sb_rng_uniform(&rng)));
-		straight(&p, S, M);
+		sb_test_straight(&p, S, M);
 		/* every stage communication-heavy: K = 2(S-s)-1, DAPPLE's */
 		sched_opts(eb, &o, "strict=1", "acr_threshold=0");
 		cr_assert_eq(des_vs_timeline(&p, &m, &t, &o, &T1, &T2), 0);
@@ -482,7 +458,7 @@ Test(dapple, inflight_equals_k)
 			}
 			/* a transfer of 0.3 s (ACR 0.1) or 3 s (ACR 1) */
 			mk(&m, &t, S, f, b, a, 5, heavy ? 1.0 / 3 : 1.0 / 0.3);
-			straight(&p, S, M);
+			sb_test_straight(&p, S, M);
 			sched_opts(eb, &o, NULL, NULL);
 			simulate(&p, &m, &t, eb, &o, &r);
 			sb_pipe_costs_build(&c, &p, &m, &t);

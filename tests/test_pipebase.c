@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pipeload.h"
+#include "pipetest.h"
 #include "rng.h"
 
 static const char *const planners[] = {
@@ -29,30 +30,8 @@ static const char *const planners[] = {
 static void mk(struct sb_pmodel *m, struct sb_topo *t, int L, double f, double b, double a,
 	       double w, int n, double bw)
 {
-	int i, j;
-	memset(m, 0, sizeof *m);
-	memset(t, 0, sizeof *t);
-	snprintf(m->name, sizeof m->name, "test");
-	m->n = L;
-	m->pbs = 1;
-	m->layer = SB_NEW(struct sb_layer, L);
-	for (i = 0; i < L; i++) {
-		m->layer[i].fwd = f;
-		m->layer[i].bwd = b;
-		m->layer[i].act = a;
-		m->layer[i].stash = a;
-		m->layer[i].params = w;
-	}
-	snprintf(t->name, sizeof t->name, "test");
-	t->n = n;
-	t->nserver = 1;
-	t->bw = SB_NEW(double, n * n);
-	t->server = SB_NEW(int, n);
-	for (i = 0; i < n; i++)
-		for (j = 0; j < n; j++)
-			t->bw[i * n + j] = i == j ? INFINITY : bw;
-	t->mem = 1e15;
-	t->speed = 1;
+	sb_test_model_uniform(m, L, f, b, a, w);
+	sb_test_topo_flat(t, n, bw, 1e15);
 }
 
 /* Run planner `name` on (m, t, batch, M) with parameters kv (NULL or

@@ -10,55 +10,23 @@
 #include <string.h>
 
 #include "pipe.h"
+#include "pipetest.h"
 
 /* L layers of fwd f, bwd b (per sample), act a, params w; n GPUs joined
  * by bandwidth bw (INFINITY: free transfers). */
 static void mk(struct sb_pmodel *m, struct sb_topo *t, int L, double f, double b, double a,
 	       double w, int n, double bw)
 {
-	int i, j;
-	memset(m, 0, sizeof *m);
-	memset(t, 0, sizeof *t);
-	m->n = L;
-	m->layer = calloc((size_t)L, sizeof *m->layer);
-	for (i = 0; i < L; i++) {
-		m->layer[i].fwd = f;
-		m->layer[i].bwd = b;
-		m->layer[i].act = a;
-		m->layer[i].stash = a;
-		m->layer[i].params = w;
-	}
-	t->n = n;
-	t->bw = calloc((size_t)n * n, sizeof *t->bw);
-	t->server = calloc((size_t)n, sizeof *t->server);
-	for (i = 0; i < n; i++)
-		for (j = 0; j < n; j++)
-			t->bw[i * n + j] = i == j ? INFINITY : bw;
-	t->mem = 1e12;
-	t->speed = 1;
+	sb_test_model_uniform(m, L, f, b, a, w);
+	sb_test_topo_flat(t, n, bw, 1e12);
 }
 
 static void release(struct sb_pmodel *m, struct sb_topo *t)
 {
-	free(m->layer);
-	free(t->bw);
-	free(t->server);
+	sb_pmodel_release(m);
+	sb_topo_release(t);
 }
 
-/* S stages of one layer each, one GPU each, M microbatches of one sample. */
-static void straight(struct sb_pipe_plan *p, int S, int M)
-{
-	int s;
-	sb_pipe_plan_init(p, S, 1);
-	p->M = M;
-	p->batch = M;
-	for (s = 0; s < S; s++) {
-		p->st[s].first = p->st[s].last = s;
-		p->st[s].r = 1;
-		p->st[s].gpu[0] = s;
-	}
-	snprintf(p->planner, sizeof p->planner, "test");
-}
 
 static double sim(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 		  const struct sb_topo *t, const char *sched, struct sb_pipe_result *r)
@@ -85,7 +53,7 @@ Test(pipesim, balanced_closed_form)
 				struct sb_pipe_result r;
 				double T;
 				mk(&m, &t, S, 1.0, 2.0, 0, 0, S, INFINITY);
-				straight(&p, S, M);
+				sb_test_straight(&p, S, M);
 				T = sim(&p, &m, &t, scheds[k], &r);
 				cr_expect(fabs(T - (M + S - 1) * 3.0) < 1e-9, "%s S=%d M=%d: %g vs %g",
 					  scheds[k], S, M, T, (M + S - 1) * 3.0);
@@ -162,7 +130,7 @@ Test(pipesim, checker_catches_tampering)
 
 	sb_opts_defaults(&o, sc->params);
 	mk(&m, &t, 4, 1.0, 2.0, 1.0, 10.0, 4, 1.0);
-	straight(&p, 4, 8);
+	sb_test_straight(&p, 4, 8);
 	sim(&p, &m, &t, "1f1b", &r);
 	cr_assert_eq(sb_pipe_check(&p, &m, &t, sc, &o, &r, why, sizeof why), 0, "%s", why);
 	/* a forward started early */

@@ -104,15 +104,6 @@ struct ctx {
 /* Scoring: sync_pipeline_speedup_analytical                           */
 /* ------------------------------------------------------------------ */
 
-/* GPUs of stage s in every copy of p. */
-static int stage_union(const struct sb_pipe_plan *p, int s, int *out)
-{
-	int c, k, n = 0;
-	for (c = 0; c < p->copies; c++)
-		for (k = 0; k < p->st[c * p->S + s].r; k++)
-			out[n++] = p->st[c * p->S + s].gpu[k];
-	return n;
-}
 
 /* Estimated iteration time (length + delta) of plan p. */
 static double analytical(const struct ctx *c, const struct sb_pipe_plan *p)
@@ -140,7 +131,7 @@ static double analytical(const struct ctx *c, const struct sb_pipe_plan *p)
 	block = pt / p->M;
 	for (s = 0; s < S; s++) {
 		const struct sb_pipe_stage *st = &p->st[s];
-		n = stage_union(p, s, all);
+		n = sb_pipe_stage_gpus(p, s, all);
 		delta = sb_max(delta, sb_dapple_allreduce(&c->env, all, n, c->x.params[st->last + 1] -
 							  c->x.params[st->first]) - s * block);
 	}

@@ -222,15 +222,6 @@ void sb_dapple_suffix_prepend(const struct sb_dapple_suffix *s, struct sb_dapple
 	o->L = o->V + sb_max(o->ale, o->agt);
 }
 
-/* GPUs of stage s in every copy of p. */
-static int stage_union(const struct sb_pipe_plan *p, int s, int *out)
-{
-	int c, k, n = 0;
-	for (c = 0; c < p->copies; c++)
-		for (k = 0; k < p->st[c * p->S + s].r; k++)
-			out[n++] = p->st[c * p->S + s].gpu[k];
-	return n;
-}
 
 void sb_dapple_slots(const struct sb_dapple_env *e, const struct sb_pipe_plan *p,
 		     const struct sb_pmodel *m, double *F, double *B, double *AR)
@@ -249,7 +240,7 @@ void sb_dapple_slots(const struct sb_dapple_env *e, const struct sb_pipe_plan *p
 		}
 		F[2 * s] = beta * f / (st->r * speed);
 		B[2 * s] = beta * b / (st->r * speed);
-		n = stage_union(p, s, all);
+		n = sb_pipe_stage_gpus(p, s, all);
 		AR[2 * s] = sb_dapple_allreduce(e, all, n, w);
 		if (s + 1 == S)
 			break;
