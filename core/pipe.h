@@ -265,6 +265,11 @@ const char *sb_pipe_planner_file(const struct sb_pipe_planner *p);
 /* Shared helpers of the planners (pipe.c)                             */
 /* ------------------------------------------------------------------ */
 
+/* Smallest bandwidth between a GPU of a[0..na) and a different GPU of
+ * b[0..nb) (INFINITY if none): the bottleneck of a transfer between two
+ * GPU sets, or of a ring over one set (a = b). */
+double sb_pipe_min_bw(const struct sb_topo *t, const int *a, int na, const int *b, int nb);
+
 /* The GPUs of stage s in every copy of p into out (room for copies x r);
  * returns their number. */
 int sb_pipe_stage_gpus(const struct sb_pipe_plan *p, int s, int *out);

@@ -85,7 +85,7 @@ int sb_pipe_plan_validate(const struct sb_pipe_plan *p, const struct sb_pmodel *
 	return 0;
 }
 
-static double min_bw(const struct sb_topo *t, const int *a, int na, const int *b, int nb)
+double sb_pipe_min_bw(const struct sb_topo *t, const int *a, int na, const int *b, int nb)
 {
 	double bw = INFINITY;
 	int i, j;
@@ -148,19 +148,22 @@ void sb_pipe_costs_build(struct sb_pipe_costs *c, const struct sb_pipe_plan *p,
 			if (s + 1 < S) {
 				const struct sb_pipe_stage *nx = &p->st[k * S + s + 1];
 				c->C[k * S + s] = t->latency + c->beta * m->layer[st->last].act /
-					min_bw(t, st->gpu, st->r, nx->gpu, nx->r);
+					sb_pipe_min_bw(t, st->gpu, st->r, nx->gpu, nx->r);
 			}
 		}
 	for (s = 0; s < S; s++) {
 		const struct sb_pipe_stage *st = &p->st[s];
-		int n = st->r * nc, *all = SB_NEW(int, n);
+		int n = 0, k2, *all;
 		double w = 0, a = 0, bw;
+		for (k2 = 0; k2 < nc; k2++)
+			n += p->st[k2 * S + s].r;
+		all = SB_NEW(int, n);
 		for (l = st->first; l <= st->last; l++) {
 			w += m->layer[l].params;
 			a += m->layer[l].stash;
 		}
 		sb_pipe_stage_gpus(p, s, all);
-		bw = min_bw(t, all, n, all, n);
+		bw = sb_pipe_min_bw(t, all, n, all, n);
 		c->AR[s] = n > 1 ? 2.0 * (n - 1) / n * w / bw : 0;
 		if (n > 1 && p->overlap)
 			c->AR[s] = overlap_tail(st, m, c->beta, speed, bw, n,

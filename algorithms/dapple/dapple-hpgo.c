@@ -326,7 +326,7 @@ static void expand(struct ctx *c, int j, int m, int si)
 							for (q = 0; q < mp; q++)
 								c->yl[q] = g->gpu[k * W + ord[p][q]];
 							comm = sb_max(comm, c->t->latency + act /
-								      sb_dapple_min_bw(c->t, c->yl, mp,
+								      sb_pipe_min_bw(c->t, c->yl, mp,
 										       c->zl + k * 64,
 										       zs[k].n));
 						}

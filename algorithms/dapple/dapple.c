@@ -268,7 +268,7 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 							for (q = 0; q < mp; q++)
 								yl[q] = g->gpu[k * W + ord[p][q]];
 							comm = sb_max(comm, c->t->latency + act /
-								      sb_dapple_min_bw(c->t, yl, mp,
+								      sb_pipe_min_bw(c->t, yl, mp,
 										       c->zl + k * 64,
 										       zs[k].n));
 						}

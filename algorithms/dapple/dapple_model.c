@@ -582,17 +582,6 @@ double sb_dapple_sum_transfer(const struct sb_dapple_env *e, double bytes,
 	return sb_dapple_split_concat_rule(e, bytes, z->n, z->n - y->on, y->one, y->srv, eth);
 }
 
-double sb_dapple_min_bw(const struct sb_topo *t, const int *a, int na, const int *b, int nb)
-{
-	double bw = INFINITY;
-	int i, j;
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			if (a[i] != b[j])
-				bw = sb_min(bw, t->bw[a[i] * t->n + b[j]]);
-	return bw;
-}
-
 int sb_dapple_mem_first(const struct sb_pipe_prefix *x, int j, double kappa, double coef,
 			double mem)
 {

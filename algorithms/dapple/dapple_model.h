@@ -247,10 +247,6 @@ void sb_dapple_sum_add(const struct sb_dapple_env *e, struct sb_dapple_sum *y,
 double sb_dapple_sum_transfer(const struct sb_dapple_env *e, double bytes,
 			      const struct sb_dapple_sum *y, const struct sb_dapple_sum *z, int to_z);
 
-/* Narrowest link between a GPU of a and one of b (the project's transfer
- * bandwidth, pipecost.c). */
-double sb_dapple_min_bw(const struct sb_topo *t, const int *a, int na, const int *b, int nb);
-
 /* Smallest i <= j such that layers i..j-1 need at most mem bytes as
  * kappa W + coef A (W, A: parameter and stash bytes per sample); j when
  * even layer j-1 alone does not fit. Memory grows as i falls. */
