@@ -21,8 +21,12 @@ do for [pass=1:2] {
   set multiplot layout 1,nm title "Random irregular topologies (simulated; SPP-R = our reconstruction)"
   do for [m=1:nm] {
     set title word(models,m)
+    # lines from the means; error bars where there are replicates to
+    # give a confidence interval (one topology per size has none)
     plot for [p=1:words(pls)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(pls,p))) \
-           using "gpus":"speedup_mean":"speedup_ci95" with yerrorlines lt p title word(pls,p)
+           using "gpus":"speedup_mean" with linespoints lt p title word(pls,p), \
+         for [p=1:words(pls)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(pls,p))) \
+           using "gpus":"speedup_mean":"speedup_ci95" with yerrorbars lt p pt 0 notitle
   }
   unset multiplot
 }
