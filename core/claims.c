@@ -46,6 +46,17 @@ static double fail(struct parser *ps, const char *what)
 	return NAN;
 }
 
+/* The check is well formed but the results hold no rows for it (e.g. a
+ * QUICK run that skips that sweep point): a run-time, not an input,
+ * failure. */
+static double fail_data(struct parser *ps, const char *what)
+{
+	if (!ps->rc)
+		ps->rc = sb_err_set(ps->err, SB_EXIT_RUN, "check '%s': at '%.20s': %s",
+				    ps->s, ps->p, what);
+	return NAN;
+}
+
 static int word(struct parser *ps, char *out, size_t len)
 {
 	size_t n = 0;
@@ -175,7 +186,7 @@ static double agg_simple(struct parser *ps, const char *fn, int col,
 	if (strcmp(fn, "count") == 0)
 		return (double)cnt;
 	if (cnt == 0)
-		return fail(ps, "no rows match");
+		return fail_data(ps, "no rows match");
 	return strcmp(fn, "mean") == 0 ? acc / (double)cnt : best;
 }
 
@@ -258,7 +269,7 @@ static double agg_paired(struct parser *ps, const char *fn, int col,
 	}
 	sb_free(g);
 	if (!used)
-		return fail(ps, "no group has rows under both conditions");
+		return fail_data(ps, "no group has rows under both conditions");
 	return !strcmp(fn, "wins") || !strcmp(fn, "wins_best") ? wins / used : res;
 }
 

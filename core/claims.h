@@ -22,8 +22,10 @@
 
 #include "table.h"
 
-/* Evaluate; *lhs and *rhs get both sides, *pass the verdict. Returns 0 or
- * SB_EXIT_INPUT with err (syntax error, unknown column, no matching rows). */
+/* Evaluate; *lhs and *rhs get both sides, *pass the verdict. Returns 0,
+ * SB_EXIT_INPUT with err (syntax error, unknown column) or SB_EXIT_RUN
+ * with err (well formed, but no rows match: the results lack the points
+ * the check reads). */
 int sb_claim_eval(const char *check, const struct sb_table *t, double *lhs,
 		  double *rhs, int *pass, struct sb_err *err);
 /* Evaluate one expression (no comparison). */

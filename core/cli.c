@@ -531,7 +531,7 @@ static int cmd_verify(int argc, char **argv)
 {
 	const char *claims = "experiments/claims.tsv", *resdir = "results";
 	char line[4096];
-	int i, lineno = 0, npass = 0, nfail = 0, nerr = 0, strict = 0;
+	int i, lineno = 0, npass = 0, nfail = 0, nerr = 0, strict = 0, rc;
 	FILE *f;
 
 	for (i = 1; i < argc; i++) {
@@ -586,7 +586,19 @@ static int cmd_verify(int argc, char **argv)
 			nerr++;
 			continue;
 		}
-		if (sb_claim_eval(check, &t, &lhs, &rhs, &pass, &err)) {
+		rc = sb_claim_eval(check, &t, &lhs, &rhs, &pass, &err);
+		if (rc == SB_EXIT_RUN) {
+			/* the results lack the rows (a QUICK run, say): a failed
+			 * claim, and the other claims are still judged */
+			printf("FAIL %-8s [%s] no matching rows in %s (%s): %s\n", id, paper, file,
+			       err.msg, claim);
+			nfail++;
+			nerr++;
+			sb_table_release(&t);
+			sb_h5_cols_free(cols);
+			continue;
+		}
+		if (rc) {
 			fprintf(stderr, "error: %s: line %d: field 'check': %s\n", claims, lineno,
 				err.msg);
 			sb_table_release(&t);

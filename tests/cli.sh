@@ -62,6 +62,13 @@ if "$SB" run dag_density --quick --seed 7 --jobs 1 --out "$tmp/a.h5" 2>"$tmp/e1"
 	expect 0 "resuming, 4 of" -- "$SB" run dag_density --quick --seed 7 --jobs 2 --out "$tmp/r.h5"
 	"$SB" export "$tmp/r.h5" points --exact > "$tmp/r.txt"
 	cmp -s "$tmp/a.txt" "$tmp/r.txt" && ok || bad "resumed run differs from an uninterrupted one"
+	# verify-claims: a claim whose rows are missing fails and the next is
+	# still judged (exit 1); a malformed check is bad input (exit 2)
+	printf 'id\tpaper\tclaim\tsource\tfile\tcheck\nq-1\tt\tnothing to read\tO\ta.h5\tmean(makespan | policy=nosuch) > 0\nq-2\tt\tsomething\tO\ta.h5\tcount(makespan) >= 1\n' > "$tmp/claims.tsv"
+	expect 1 "FAIL q-1 .*no matching rows" -- "$SB" verify-claims --claims "$tmp/claims.tsv" --results "$tmp"
+	grep -q "^PASS q-2 " "$tmp/out" && grep -q "^1 passed, 1 failed" "$tmp/out" && ok || bad "verify-claims stopped at a claim without rows"
+	printf 'id\tpaper\tclaim\tsource\tfile\tcheck\nq-3\tt\tbad\tO\ta.h5\tmean(makespan |\n' > "$tmp/claims2.tsv"
+	expect 2 "line 2: field 'check'" -- "$SB" verify-claims --claims "$tmp/claims2.tsv" --results "$tmp"
 	expect 0 "git_sha" -- "$SB" show "$tmp/a.h5"
 	expect 0 "makespan" -- "$SB" export "$tmp/a.h5" summary
 else
