@@ -419,3 +419,44 @@ void sb_pipexp_teardown(struct sb_exp_ctx *c)
 	sb_free(s);
 	c->state = NULL;
 }
+
+void *sb_pipexp_setup_synthetic(struct sb_exp_ctx *c, size_t extra, const char *note)
+{
+	struct sb_pipexp_state *s;
+	struct sb_err err;
+	if (sb_pipexp_setup(c, NULL, 0, &err))
+		SB_BUG("pipexp: a set-up without models failed: %s", err.msg);
+	s = c->state;
+	s->extra = sb_xcalloc(1, extra ? extra : 1);
+	s->labels = sb_pipexp_planners(NULL);
+	snprintf(c->inputs_note, sizeof c->inputs_note, "%s", note);
+	return s->extra;
+}
+
+int sb_pipexp_dapple_grid(struct sb_exp_ctx *c, int nmodel, int nconf, int nbatch,
+			  double factor, struct sb_err *err)
+{
+	static const char *const names[] = { "vgg19", "bert-48", "gnmt-16", "xlnet-36",
+					     "amoeba-36" };
+	/* the low end of DAPPLE's sweeps (dapple.md §5; VGG-19's is ours) */
+	static const double first[] = { 128, 32, 512, 16, 128 };
+	static const char *const configs[] = { "config-a", "config-b", "config-c" };
+	struct sb_pipexp_state *s;
+	int k, j, b, i, rc;
+	if (nmodel > 5 || nconf > 3)
+		SB_BUG("pipexp: DAPPLE's grid has 5 models and 3 configurations");
+	rc = sb_pipexp_setup(c, names, nmodel, err);
+	if (rc)
+		return rc;
+	s = c->state;
+	for (k = 0; k < s->nmodel; k++) {
+		double batch;
+		for (i = 0; strcmp(names[i], s->model[k].name); i++)
+			;
+		for (j = 0; j < nconf; j++)
+			for (b = 0, batch = first[i]; b < nbatch; b++, batch *= factor)
+				sb_pipexp_add(s, k, configs[j], 0, batch, 0, 0);
+	}
+	c->npoints = s->npt;
+	return 0;
+}

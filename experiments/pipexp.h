@@ -132,6 +132,19 @@ int sb_pipexp_setup(struct sb_exp_ctx *c, const char *const *names, int nmodel,
 		    struct sb_err *err);
 void sb_pipexp_add(struct sb_pipexp_state *s, int model, const char *topo, uint64_t key,
 		   double batch, int M, int rep);
+/* A state with no models, an experiment-owned zeroed `extra` of the given
+ * size (returned), every registered planner as labels and `note` as the
+ * inputs note: the set-up of the synthetic-instance experiments. */
+void *sb_pipexp_setup_synthetic(struct sb_exp_ctx *c, size_t extra, const char *note);
+
+/* The grid of DAPPLE's figures (dapple.md §5, §7): vgg19, bert-48,
+ * gnmt-16, xlnet-36, amoeba-36 (the first nmodel; measured-only ones
+ * skipped without data) x Config A/B/C (the first nconf) x nbatch global
+ * batches from the low end of DAPPLE's sweep of each model, multiplied by
+ * `factor` at each step; M = 0 (the planner chooses). */
+int sb_pipexp_dapple_grid(struct sb_exp_ctx *c, int nmodel, int nconf, int nbatch,
+			  double factor, struct sb_err *err);
+
 /* Every registered planner (sorted by name), or the given NULL-ended list. */
 char **sb_pipexp_planners(const char *const *only);
 /* The topology of a point: named, or "random-N" drawn from the instance

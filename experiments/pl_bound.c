@@ -53,21 +53,14 @@ struct extra {
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	struct sb_pipexp_state *s;
-	struct extra *x;
-	int rc = sb_pipexp_setup(c, NULL, 0, err);
-	if (rc)
-		return rc;
-	s = c->state;
-	x = SB_NEW(struct extra, 1);
-	s->extra = x;
+	struct extra *x = sb_pipexp_setup_synthetic(c, sizeof *x, "synthetic: jittered "
+						     "transformer-like chains and random "
+						     "irregular 4-GPU topologies of our own");
+	(void)err;
 	x->reps = (int)sb_opts_get(&c->opts, "reps");
 	x->nsize = (int)sb_opts_get(&c->opts, "sizes");
 	x->nodes = (long)sb_opts_get(&c->opts, "node_limit");
 	x->milp_max = (int)sb_opts_get(&c->opts, "milp_max_layers");
-	s->labels = sb_pipexp_planners(NULL);
-	snprintf(c->inputs_note, sizeof c->inputs_note, "synthetic: jittered transformer-like "
-		 "chains and random irregular 4-GPU topologies of our own");
 	c->npoints = x->nsize * x->reps;
 	return 0;
 }

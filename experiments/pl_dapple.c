@@ -10,8 +10,6 @@
  */
 #include "pipexp.h"
 
-#include <stdio.h>
-#include <string.h>
 
 static const struct sb_param params[] = {
 	{ "models", 5, 1, 5, 1, "how many of vgg19, bert-48, gnmt-16, xlnet-36, amoeba-36" },
@@ -20,12 +18,6 @@ static const struct sb_param params[] = {
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
-static const char *const model_names[] = { "vgg19", "bert-48", "gnmt-16", "xlnet-36",
-					    "amoeba-36" };
-/* smallest global batch per model: the low end of DAPPLE's sweeps
- * (dapple.md §5; VGG-19 ours) */
-static const double first_batch[] = { 128, 32, 512, 16, 128 };
-static const char *const configs[] = { "config-a", "config-b", "config-c" };
 static const char *const planners[] = { "dp", "dp-overlap", "dapple", "dapple-hpgo",
 					"pipedream+early-backward", NULL };
 
@@ -34,23 +26,12 @@ static const struct sb_col timing_cols[] = { SB_PIPEXP_TIMING_COLS, { NULL, 0, N
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	int nm = (int)sb_opts_get(&c->opts, "models"), nc = (int)sb_opts_get(&c->opts, "configs");
-	int nb = (int)sb_opts_get(&c->opts, "batches"), k, j, b, i;
-	struct sb_pipexp_state *s;
-	int rc = sb_pipexp_setup(c, model_names, nm, err);
-	if (rc)
-		return rc;
-	s = c->state;
-	s->labels = sb_pipexp_planners(planners);
-	for (k = 0; k < s->nmodel; k++) {
-		for (i = 0; i < nm && strcmp(model_names[i], s->model[k].name); i++)
-			;
-		for (j = 0; j < nc; j++)
-			for (b = 0; b < nb; b++)
-				sb_pipexp_add(s, k, configs[j], 0, first_batch[i] * (1 << b), 0, 0);
-	}
-	c->npoints = s->npt;
-	return 0;
+	int rc = sb_pipexp_dapple_grid(c, (int)sb_opts_get(&c->opts, "models"),
+				       (int)sb_opts_get(&c->opts, "configs"),
+				       (int)sb_opts_get(&c->opts, "batches"), 2, err);
+	if (rc == 0)
+		((struct sb_pipexp_state *)c->state)->labels = sb_pipexp_planners(planners);
+	return rc;
 }
 
 const struct sb_experiment sb_experiment_pl_dapple = {

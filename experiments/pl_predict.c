@@ -22,11 +22,6 @@ static const struct sb_param params[] = {
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
-static const char *const model_names[] = { "vgg19", "bert-48", "gnmt-16", "xlnet-36",
-					    "amoeba-36" };
-/* the smallest global batch of pl_dapple's sweep, x1, x4, x16 */
-static const double first_batch[] = { 128, 32, 512, 16, 128 };
-static const char *const configs[] = { "config-a", "config-b", "config-c" };
 static const char *const planners[] = { "dapple", "dapple-hpgo", NULL };
 
 static const struct sb_col cols[] = {
@@ -40,23 +35,12 @@ static const struct sb_col cols[] = {
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	int nm = (int)sb_opts_get(&c->opts, "models"), nc = (int)sb_opts_get(&c->opts, "configs");
-	int k, j, b, i;
-	struct sb_pipexp_state *s;
-	int rc = sb_pipexp_setup(c, model_names, nm, err);
-	if (rc)
-		return rc;
-	s = c->state;
-	s->labels = sb_pipexp_planners(planners);
-	for (k = 0; k < s->nmodel; k++) {
-		for (i = 0; strcmp(model_names[i], s->model[k].name); i++)
-			;
-		for (j = 0; j < nc; j++)
-			for (b = 0; b < 3; b++)
-				sb_pipexp_add(s, k, configs[j], 0, first_batch[i] * (1 << (2 * b)), 0, 0);
-	}
-	c->npoints = s->npt;
-	return 0;
+	/* pl_dapple's smallest batch, x4 and x16 */
+	int rc = sb_pipexp_dapple_grid(c, (int)sb_opts_get(&c->opts, "models"),
+				       (int)sb_opts_get(&c->opts, "configs"), 3, 4, err);
+	if (rc == 0)
+		((struct sb_pipexp_state *)c->state)->labels = sb_pipexp_planners(planners);
+	return rc;
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,

@@ -32,20 +32,13 @@ struct extra {
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	struct sb_pipexp_state *s;
-	struct extra *x;
-	int rc = sb_pipexp_setup(c, NULL, 0, err);
-	if (rc)
-		return rc;
-	s = c->state;
-	x = SB_NEW(struct extra, 1);
-	s->extra = x;
+	struct extra *x = sb_pipexp_setup_synthetic(c, sizeof *x, "synthetic: jittered "
+						     "transformer-like chains and random "
+						     "irregular topologies of our own");
+	(void)err;
 	x->nl = (int)sb_opts_get(&c->opts, "layers");
 	x->ns = (int)sb_opts_get(&c->opts, "sizes");
 	x->M = (int)sb_opts_get(&c->opts, "M");
-	s->labels = sb_pipexp_planners(NULL);
-	snprintf(c->inputs_note, sizeof c->inputs_note, "synthetic: jittered transformer-like "
-		 "chains and random irregular topologies of our own");
 	c->npoints = x->nl * x->ns;
 	return 0;
 }
