@@ -44,6 +44,7 @@
 #include "dapple_model.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -178,35 +179,11 @@ static void consider(struct ctx *c, const struct sb_dapple_grid *g, int S, const
 /* The DP: the slowest stage, per final GPU count                      */
 /* ------------------------------------------------------------------ */
 
-/* Keep o in its cell if it is new (by GPU sets) and among the best;
- * cw caches the worst block of a full cell. */
+/* Keep o in cell `cell` if it is new (by GPU sets) and among the best. */
 static void insert(struct ctx *c, int cell, const struct st *o)
 {
-	struct st *b = &c->s[(size_t)cell * c->beam];
-	int k, worst = 0, n = c->cnt[cell];
-	if (n == c->beam && o->block >= c->cw[cell])
-		return;
-	for (k = 0; k < n; k++) {
-		if (b[k].used == o->used && b[k].head == o->head) {
-			if (o->block >= b[k].block)
-				return;
-			b[k] = *o;
-			break;
-		}
-		if (b[k].block > b[worst].block)
-			worst = k;
-	}
-	if (k == n) {
-		if (n < c->beam)
-			b[c->cnt[cell]++] = *o;
-		else
-			b[worst] = *o;
-	}
-	if (c->cnt[cell] == c->beam) {
-		c->cw[cell] = -INFINITY;
-		for (k = 0; k < c->beam; k++)
-			c->cw[cell] = sb_max(c->cw[cell], b[k].block);
-	}
+	sb_dapple_beam_insert(&c->s[(size_t)cell * c->beam], sizeof *o, offsetof(struct st, block),
+			      c->beam, &c->cnt[cell], &c->cw[cell], o);
 }
 
 /* The best block any completion of a state with m GPUs (and layers left,

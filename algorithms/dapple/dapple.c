@@ -50,6 +50,7 @@
 #include "dapple_model.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,35 +110,11 @@ struct ctx {
  * first layer) land in neighbouring cells */
 #define CELL(c, j, m) ((m) * ((c)->N + 1) + (j))
 
-/* Keep o in cell `cell` if it is new (by GPU sets) and among the best;
- * cw[cell] caches the worst value of a full cell. */
+/* Keep o in cell `cell` if it is new (by GPU sets) and among the best. */
 static void insert(struct ctx *c, int cell, const struct st *o)
 {
-	struct st *b = &c->s[(size_t)cell * c->beam];
-	int k, worst = 0, n = c->cnt[cell];
-	if (n == c->beam && o->lat.L >= c->cw[cell])
-		return;
-	for (k = 0; k < n; k++) {
-		if (b[k].used == o->used && b[k].head == o->head) {
-			if (o->lat.L >= b[k].lat.L)
-				return;
-			b[k] = *o;
-			break;
-		}
-		if (b[k].lat.L > b[worst].lat.L)
-			worst = k;
-	}
-	if (k == n) {
-		if (n < c->beam)
-			b[c->cnt[cell]++] = *o;
-		else
-			b[worst] = *o;
-	}
-	if (c->cnt[cell] == c->beam) {
-		c->cw[cell] = -INFINITY;
-		for (k = 0; k < c->beam; k++)
-			c->cw[cell] = sb_max(c->cw[cell], b[k].lat.L);
-	}
+	sb_dapple_beam_insert(&c->s[(size_t)cell * c->beam], sizeof *o, offsetof(struct st, lat.L),
+			      c->beam, &c->cnt[cell], &c->cw[cell], o);
 }
 
 static int mem_first(const struct ctx *c, int j, double coef)

@@ -671,3 +671,43 @@ int sb_dapple_plan_fits(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 	sb_pipe_costs_release(&c);
 	return ok;
 }
+
+static double beam_score(const void *e, size_t off)
+{
+	double v;
+	memcpy(&v, (const char *)e + off, sizeof v);
+	return v;
+}
+
+static int beam_same(const void *a, const void *b)
+{
+	return memcmp(a, b, 2 * sizeof(uint64_t)) == 0;
+}
+
+void sb_dapple_beam_insert(void *cell, size_t size, size_t off, int beam, int *cnt, double *cw,
+			   const void *o)
+{
+	char *b = cell;
+	double so = beam_score(o, off);
+	int k, worst = 0, n = *cnt;
+	if (n == beam && so >= *cw)
+		return;
+	for (k = 0; k < n; k++) {
+		if (beam_same(b + (size_t)k * size, o)) {
+			if (so >= beam_score(b + (size_t)k * size, off))
+				return;
+			memcpy(b + (size_t)k * size, o, size);
+			break;
+		}
+		if (beam_score(b + (size_t)k * size, off) > beam_score(b + (size_t)worst * size, off))
+			worst = k;
+	}
+	if (k == n)
+		memcpy(b + (size_t)(n < beam ? (*cnt)++ : worst) * size, o, size);
+	if (*cnt == beam) {
+		*cw = -INFINITY;
+		for (k = 0; k < beam; k++)
+			*cw = sb_max(*cw, beam_score(b + (size_t)k * size, off));
+	}
+}
+

@@ -276,4 +276,15 @@ int sb_dapple_plan_fits(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 			const struct sb_topo *t, const struct sb_pipe_schedule *sc,
 			const struct sb_opts *so);
 
+/*
+ * One cell of the planners' beam DPs: up to `beam` entries of `size` bytes
+ * that begin with two uint64_t, the GPUs used and those of the first
+ * stage, and hold a double score at byte offset `off` (smaller is better).
+ * o enters if no entry has the same GPU sets and a score as good, and the
+ * cell has room or o beats its worst; *cnt is the number of entries and
+ * *cw caches the worst score of a full cell.
+ */
+void sb_dapple_beam_insert(void *cell, size_t size, size_t off, int beam, int *cnt, double *cw,
+			   const void *o);
+
 #endif
