@@ -128,3 +128,50 @@ int sb_pipe_evaluate(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 	}
 	return 0;
 }
+
+double sb_pipe_minmax(int L, int S,
+		       double (*cost)(void *ctx, int first, int last, int stage),
+		       void *ctx, int *last)
+{
+	/* best[k][j]: layers 0..j-1 in k stages; cut[k][j]: first layer of
+	 * the k-th stage in that optimum */
+	double *best = SB_NEW(double, (size_t)(S + 1) * (L + 1)), opt;
+	int *cut = SB_NEW(int, (size_t)(S + 1) * (L + 1));
+	int k, j, i;
+
+	SB_ASSERT(S >= 1 && S <= L);
+	for (k = 0; k <= S; k++)
+		for (j = 0; j <= L; j++)
+			best[k * (L + 1) + j] = INFINITY;
+	best[0] = 0;
+	for (k = 1; k <= S; k++)
+		/* k stages need k layers, and S - k layers must remain */
+		for (j = k; j <= L - (S - k); j++) {
+			double b = INFINITY;
+			int arg = -1;
+			for (i = k - 1; i < j; i++) {
+				double prev = best[(k - 1) * (L + 1) + i], c, v;
+				if (prev == INFINITY)
+					continue;
+				c = cost(ctx, i, j - 1, k - 1);
+				if (c == INFINITY)
+					continue;
+				v = sb_max(prev, c);
+				if (v < b) {
+					b = v;
+					arg = i;
+				}
+			}
+			best[k * (L + 1) + j] = b;
+			cut[k * (L + 1) + j] = arg;
+		}
+	opt = best[S * (L + 1) + L];
+	if (opt < INFINITY)
+		for (k = S, j = L; k >= 1; k--) {
+			last[k - 1] = j - 1;
+			j = cut[k * (L + 1) + j];
+		}
+	sb_free(best);
+	sb_free(cut);
+	return opt;
+}

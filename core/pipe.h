@@ -270,6 +270,18 @@ const char *sb_pipe_planner_file(const struct sb_pipe_planner *p);
  * GPU sets, or of a ring over one set (a = b). */
 double sb_pipe_min_bw(const struct sb_topo *t, const int *a, int na, const int *b, int nb);
 
+/*
+ * Min-max contiguous partition of layers 0..L-1 into exactly S stages
+ * (1 <= S <= L): minimise the largest cost(first, last, stage) over the
+ * stages; a stage is allowed only if cost is finite (return INFINITY to
+ * forbid it, e.g. when it does not fit in memory). Ties keep the earliest
+ * cut found scanning cut positions upwards. Writes the last layer of
+ * stage s to last[s]; returns the optimum (INFINITY: no partition). O(S L^2)
+ * calls of cost.
+ */
+double sb_pipe_minmax(int L, int S, double (*cost)(void *ctx, int first, int last, int stage),
+		      void *ctx, int *last);
+
 /* The GPUs of stage s in every copy of p into out (room for copies x r);
  * returns their number. */
 int sb_pipe_stage_gpus(const struct sb_pipe_plan *p, int s, int *out);

@@ -99,7 +99,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	c.limit = sb_pbase_mem_limit(t);
 	sb_pipe_prefix_init(&x, m);
 	last = SB_NEW(int, S);
-	opt = sb_pbase_minmax(m->n, S, stage_cost, &c, last);
+	opt = sb_pipe_minmax(m->n, S, stage_cost, &c, last);
 	if (opt == INFINITY) {
 		rc = sb_err_set(err, SB_EXIT_RUN, "gpipe-balanced: no partition into %d stages fits "
 				"%.4g GB per GPU under schedule %s with %d microbatches%s", S,

@@ -58,25 +58,8 @@ int sb_pbase_whole(double x);
  * whole or has none. */
 int sb_pbase_divisor_ge(double x, int want);
 
-/*
- * Min-max contiguous partition of layers 0..L-1 into exactly S stages
- * (1 <= S <= L): minimise the largest cost(first, last, stage) over the
- * stages; a stage is allowed only if cost is finite (return INFINITY to
- * forbid it, e.g. when it does not fit in memory). Ties keep the earliest
- * cut found scanning cut positions upwards. Writes the last layer of
- * stage s to last[s]; returns the optimum (INFINITY: no partition). O(S L^2)
- * calls of cost.
- */
-double sb_pbase_minmax(int L, int S,
-		       double (*cost)(void *ctx, int first, int last, int stage),
-		       void *ctx, int *last);
-
 /* The GPUs of server k in id order into out (room for t->n); returns how
  * many. */
 int sb_pbase_server_gpus(const struct sb_topo *t, int k, int *out);
-
-/* Smallest bandwidth between two distinct GPUs among the n listed
- * (INFINITY for fewer than two). */
-double sb_pbase_min_bw(const struct sb_topo *t, const int *g, int n);
 
 #endif

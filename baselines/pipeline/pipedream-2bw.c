@@ -100,7 +100,7 @@ static double predict(const struct cfg *c, const int *last, const struct sb_pipe
 		if (c->w > 1) {
 			for (k = 0; k < c->w; k++)
 				gbuf[k] = gpu_of(c, k, s);
-			ar = sb_max(ar, 2.0 * (c->w - 1) / c->w * W / sb_pbase_min_bw(t, gbuf, c->w));
+			ar = sb_max(ar, 2.0 * (c->w - 1) / c->w * W / sb_pipe_min_bw(t, gbuf, c->w, gbuf, c->w));
 		}
 	}
 	return (c->M + c->d - 1) * stage + ar;
@@ -137,7 +137,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 			int Mmax = pb->M > 0 ? pb->M : (int)floor(per + 1e-9), Mmin = pb->M > 0 ? pb->M : 1;
 			if (!(per >= 1))
 				continue;
-			sb_pbase_minmax(L, c.d, part_cost, &pc, last);
+			sb_pipe_minmax(L, c.d, part_cost, &pc, last);
 			for (c.layout = 0; c.layout <= 1; c.layout++) {
 				if (c.layout == LAYOUT_REPLICAS && (c.w == 1 || c.d == 1))
 					continue;

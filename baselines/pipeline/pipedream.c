@@ -274,7 +274,7 @@ static int pd_solve(const struct sb_pmodel *m, const struct sb_pipe_prefix *x,
 		hi.nw = t->n;
 		for (i = 0; i < t->n; i++)
 			gpus[i] = i;
-		hi.bw = sb_pbase_min_bw(t, gpus, t->n);
+		hi.bw = sb_pipe_min_bw(t, gpus, t->n, gpus, t->n);
 		hi.memcap = t->mem;
 	}
 	hi.L = L;

@@ -184,7 +184,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	all = SB_NEW(int, t->n);
 	for (g = 0; g < t->n; g++)
 		all[g] = g;
-	p.bw = sb_pbase_min_bw(t, all, t->n);
+	p.bw = sb_pipe_min_bw(t, all, t->n, all, t->n);
 	sb_free(all);
 	cells = (size_t)(p.L + 1) * (p.N + 1);
 	p.best = SB_NEW(double, cells);
