@@ -434,7 +434,7 @@ void *sb_pipexp_setup_synthetic(struct sb_exp_ctx *c, size_t extra, const char *
 }
 
 int sb_pipexp_dapple_grid(struct sb_exp_ctx *c, int nmodel, int nconf, int nbatch,
-			  double factor, struct sb_err *err)
+			  double factor, const char *const *labels, struct sb_err *err)
 {
 	static const char *const names[] = { "vgg19", "bert-48", "gnmt-16", "xlnet-36",
 					     "amoeba-36" };
@@ -449,6 +449,7 @@ int sb_pipexp_dapple_grid(struct sb_exp_ctx *c, int nmodel, int nconf, int nbatc
 	if (rc)
 		return rc;
 	s = c->state;
+	s->labels = sb_pipexp_planners(labels);
 	for (k = 0; k < s->nmodel; k++) {
 		double batch;
 		for (i = 0; strcmp(names[i], s->model[k].name); i++)

@@ -141,9 +141,10 @@ void *sb_pipexp_setup_synthetic(struct sb_exp_ctx *c, size_t extra, const char *
  * gnmt-16, xlnet-36, amoeba-36 (the first nmodel; measured-only ones
  * skipped without data) x Config A/B/C (the first nconf) x nbatch global
  * batches from the low end of DAPPLE's sweep of each model, multiplied by
- * `factor` at each step; M = 0 (the planner chooses). */
+ * `factor` at each step; M = 0 (the planner chooses); planner labels
+ * `labels` (NULL-ended). */
 int sb_pipexp_dapple_grid(struct sb_exp_ctx *c, int nmodel, int nconf, int nbatch,
-			  double factor, struct sb_err *err);
+			  double factor, const char *const *labels, struct sb_err *err);
 
 /* Every registered planner (sorted by name), or the given NULL-ended list. */
 char **sb_pipexp_planners(const char *const *only);

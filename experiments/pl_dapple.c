@@ -26,12 +26,8 @@ static const struct sb_col timing_cols[] = { SB_PIPEXP_TIMING_COLS, { NULL, 0, N
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	int rc = sb_pipexp_dapple_grid(c, (int)sb_opts_get(&c->opts, "models"),
-				       (int)sb_opts_get(&c->opts, "configs"),
-				       (int)sb_opts_get(&c->opts, "batches"), 2, err);
-	if (rc == 0)
-		((struct sb_pipexp_state *)c->state)->labels = sb_pipexp_planners(planners);
-	return rc;
+	return sb_pipexp_dapple_grid(c, (int)sb_opts_get(&c->opts, "models"),
+				     (int)sb_opts_get(&c->opts, "configs"), (int)sb_opts_get(&c->opts, "batches"), 2, planners, err);
 }
 
 const struct sb_experiment sb_experiment_pl_dapple = {

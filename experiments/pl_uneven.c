@@ -30,11 +30,9 @@ static const struct sb_col cols[] = {
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	int rc = sb_pipexp_dapple_grid(c, (int)sb_opts_get(&c->opts, "models"),
-				       (int)sb_opts_get(&c->opts, "configs"), 3, 4, err);
-	if (rc == 0)
-		((struct sb_pipexp_state *)c->state)->labels = sb_pipexp_planners(planners);
-	return rc;
+	/* pl_dapple's smallest batch, x4 and x16 */
+	return sb_pipexp_dapple_grid(c, (int)sb_opts_get(&c->opts, "models"),
+				     (int)sb_opts_get(&c->opts, "configs"), 3, 4, planners, err);
 }
 
 struct even_ctx {
