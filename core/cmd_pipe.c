@@ -9,7 +9,9 @@
  *                    --batch 256 --microbatches 16 --policy sppr+1f1b --bound
  *   sb eval pipeline --pipedream graph.txt --pbs 64 --random-topo 16 --seed 3 ...
  *   options: --mem GB, --kappa K, --set [plan.|sched.]key=value,
- *            --schedule-out FILE (the timeline, one line per task or transfer)
+ *            --schedule-out FILE (the timeline, one line per task or transfer),
+ *            --opt (tiny instances: the exact optimum of the MILP's plan
+ *            space by enumeration, and the gap to it)
  */
 #include "pipe.h"
 #include "pipebound.h"
@@ -30,7 +32,7 @@ static int usage(const char *msg, const char *arg)
 	fprintf(stderr, "\nusage: sb eval pipeline (--model NAME | --dapple FILE | --pipedream "
 			"FILE --pbs N) (--topo NAME | --random-topo NGPUS [--seed N]) --batch B "
 			"[--microbatches M] --policy PLANNER[+SCHEDULE] [--mem GB] [--kappa K] "
-			"[--set [plan.|sched.]key=value]... [--bound] [--schedule-out FILE]\n");
+			"[--set [plan.|sched.]key=value]... [--bound] [--opt] [--schedule-out FILE]\n");
 	return SB_EXIT_INPUT;
 }
 
@@ -70,7 +72,7 @@ int sb_cmd_eval_pipeline(int argc, char **argv)
 {
 	const char *model = NULL, *dapple = NULL, *pdream = NULL, *topo = NULL, *policy = NULL,
 		   *out = NULL, *sets[32];
-	int nset = 0, bound = 0, i, rc, rtopo = 0;
+	int nset = 0, bound = 0, opt = 0, i, rc, rtopo = 0;
 	double batch = -1, x, mem = -1, kappa = 2, pbs = -1, mbs = 0;
 	unsigned long long seed = 1;
 	struct sb_pmodel m;
@@ -92,6 +94,7 @@ int sb_cmd_eval_pipeline(int argc, char **argv)
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--bound")) { bound = 1; continue; }
+		if (!strcmp(a, "--opt")) { opt = 1; continue; }
 		if (!v)
 			return usage("option '%s' needs a value", a);
 		i++;
@@ -231,6 +234,28 @@ int sb_cmd_eval_pipeline(int argc, char **argv)
 		printf("gap_to_lb_plan: %.6f\n", r.iter_time / lbp - 1);
 		printf("lb_any_plan_s: %.9g\n", lb);
 		printf("gap_to_lb_any_plan: %.6f\n", r.iter_time / lb - 1);
+	}
+	if (opt) {
+		/* the MILP's plan space: one copy, no re-computation, the plan's
+		 * overlap; a node limit keeps the answer machine-independent */
+		struct sb_pipe_milp_opts mo;
+		struct sb_pipe_enum_result er;
+		struct sb_pipe_problem ep = pb;
+		memset(&mo, 0, sizeof mo);
+		mo.node_limit = 20000;
+		mo.time_limit = 600;
+		mo.overlap = plan.overlap;
+		ep.M = plan.M;
+		rc = sb_pipe_enumerate(&ep, &mo, &er, &err);
+		if (rc)
+			goto fail;
+		printf("opt_s: %.9g (%s; %ld plans, %ld pruned by their bound)\n", er.best,
+		       er.exact ? "proven" : "best found: a scheduling MILP stopped at its node "
+		       "limit", er.plans, er.pruned);
+		printf("gap_to_opt: %.6f%s\n", r.iter_time / er.best - 1,
+		       plan.copies == 1 && !plan.recompute ? "" : " (this plan lies outside the "
+		       "MILP's space: one copy, no re-computation)");
+		sb_pipe_enum_result_release(&er);
 	}
 	if (out) {
 		rc = write_timeline(out, &r, &err);

@@ -104,6 +104,15 @@ expect 2 "expected a number" -- "$SB" eval pipeline --model bert-48 --topo confi
 printf 'node1 -- Input -- forward_compute_time=0.0, backward_compute_time=0.0, activation_size=4.0, parameter_size=0.0\nnode2 -- Conv -- forward_compute_time=x, backward_compute_time=1.0, activation_size=4.0, parameter_size=8.0\n\tnode1 -- node2\n' > "$tmp/bad-pbs-8.txt"
 expect 2 "$tmp/bad-pbs-8.txt" -- "$SB" eval pipeline --dapple "$tmp/bad-pbs-8.txt" --topo config-a --batch 64 --policy sppr
 expect 1 "no plan\|nothing fits\|does not fit\|cannot" -- "$SB" eval pipeline --model gpt2-xl --topo config-a --batch 64 --policy dp
+# eval pipeline --opt: the exact optimum of a tiny instance, never above
+# SPP-R's time; too large an instance is refused
+printf 'node1 -- Input -- forward_compute_time=0.0, backward_compute_time=0.0, activation_size=400000.0, parameter_size=0.0\n' > "$tmp/tiny-pbs-4.txt"
+for i in 2 3 4 5 6 7 8; do
+	printf 'node%d -- Linear -- forward_compute_time=%d.0, backward_compute_time=%d.5, activation_size=%d00000.0, parameter_size=%d000000.0\n\tnode%d -- node%d\n' $i $i $((i + 1)) $i $((9 - i)) $((i - 1)) $i >> "$tmp/tiny-pbs-4.txt"
+done
+expect 0 "opt_s: .*proven" -- "$SB" eval pipeline --dapple "$tmp/tiny-pbs-4.txt" --random-topo 4 --seed 2 --batch 16 --microbatches 4 --policy sppr --opt
+awk '/^gap_to_opt:/ { g = $2 } END { exit !(g != "" && g >= -1e-9) }' "$tmp/out" && ok || bad "eval pipeline --opt: SPP-R below the optimum or no gap: $(tail -3 "$tmp/out")"
+expect 2 "10" -- "$SB" eval pipeline --model bert-48 --topo config-a --batch 256 --policy sppr --opt
 # eval pipeline: every planner on a real topology, checked, with bounds
 pls=$("$SB" list pipeline | awk '$1 == "pipeline" && $3 == "planner" { print $2 }')
 [ "$(echo "$pls" | wc -w)" -ge 7 ] && ok || bad "sb list pipeline lists too few planners: $pls"
