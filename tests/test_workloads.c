@@ -20,13 +20,6 @@
 /* Helpers                                                             */
 /* ------------------------------------------------------------------ */
 
-#define DATA_OR_SKIP(var, rel)                                   \
-	const char *var = sb_test_data(rel);                     \
-	do {                                                     \
-		if (!var)                                        \
-			cr_skip_test("data file %s not found", rel); \
-	} while (0)
-
 static int op_of(const struct sb_dag *g, long ext)
 {
 	int v;
@@ -110,23 +103,6 @@ static int groups(const struct sb_dag *g, int *members)
 	return cnt;
 }
 
-/* A loader call that must fail as bad input, with a message naming the
- * file and containing each of the given pieces. */
-static void expect_bad(int rc, const struct sb_err *err, const char *path,
-		       const char *a, const char *b, const char *c)
-{
-	const char *want[3] = { a, b, c };
-	int i;
-
-	cr_assert_eq(rc, SB_EXIT_INPUT, "rc %d for %s (%s)", rc, path, err->msg);
-	cr_assert_eq(err->code, SB_EXIT_INPUT);
-	cr_assert(strstr(err->msg, path), "message does not name the file: %s",
-		  err->msg);
-	for (i = 0; i < 3; i++)
-		if (want[i])
-			cr_assert(strstr(err->msg, want[i]), "'%s' not in: %s",
-				  want[i], err->msg);
-}
 
 static const char tf_head[] =
 	"Id,(Outgoing) node,(Incoming) node,Colocation nodes,#tensorSize, "
@@ -386,7 +362,7 @@ Test(workloads, tf_send_receive_is_cyclic)
 	struct sb_err err = { 0 };
 	int rc = sb_load_tf_graph(path, &g, &err);
 
-	expect_bad(rc, &err, path, "cycle", "4 -> 8", "field '(Outgoing) node'");
+	sb_test_expect_bad(rc, &err, path, "cycle", "4 -> 8", "field '(Outgoing) node'");
 	cr_assert_eq(g.n, 0);
 	sb_dag_release(&g); /* harmless after a failure */
 }
@@ -414,7 +390,7 @@ Test(workloads, tf_instance)
 	{
 		const char *bad = sb_test_write("Id,RAM,#operations,commnication speed,type\n0,1,x,,CPU\n");
 		int rc = sb_load_tf_inst(gpath, bad, &in, &err);
-		expect_bad(rc, &err, bad, "line 2", "field '#operations'", "not a number");
+		sb_test_expect_bad(rc, &err, bad, "line 2", "field '#operations'", "not a number");
 		cr_assert_null(in.name);
 		cr_assert_eq(in.g.n, 0);
 		unlink(bad);
@@ -461,64 +437,64 @@ Test(workloads, tf_graph_bad_input)
 	{
 		struct sb_dag g;
 		rc = sb_load_tf_graph(p, &g, &err);
-		expect_bad(rc, &err, p, "line 1", "empty", NULL);
+		sb_test_expect_bad(rc, &err, p, "line 1", "empty", NULL);
 		unlink(p);
 	}
 	/* header only */
 	rc = load_graph_text("", &err, &p);
-	expect_bad(rc, &err, p, "line 2", "no operations", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2", "no operations", NULL);
 	/* truncated line */
 	rc = load_graph_text("1,2,,,5,6,7,NO,a\n2,,1,,5", &err, &p);
-	expect_bad(rc, &err, p, "line 3", "5 fields, expected 9", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 3", "5 fields, expected 9", NULL);
 	/* non-numeric field */
 	rc = load_graph_text("1,2,,,5,6,7,NO,a\n2,,1,,5,abc,7,NO,b\n", &err, &p);
-	expect_bad(rc, &err, p, "line 3: field '#operations': not a number", NULL, NULL);
+	sb_test_expect_bad(rc, &err, p, "line 3: field '#operations': not a number", NULL, NULL);
 	/* negative work */
 	rc = load_graph_text("1,,,,5,-6,7,NO,a\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2: field '#operations'", "negative", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2: field '#operations'", "negative", NULL);
 	/* infinite and NaN values */
 	rc = load_graph_text("1,,,,inf,6,7,NO,a\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2: field '#tensorSize'", "not a finite number", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2: field '#tensorSize'", "not a finite number", NULL);
 	rc = load_graph_text("1,,,,5,6,nan,NO,a\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2: field 'RAM storage'", "not a finite number", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2: field 'RAM storage'", "not a finite number", NULL);
 	/* unknown constraint */
 	rc = load_graph_text("1,,,,5,6,7,FPGA,a\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2: field 'Device constraint'", "unknown constraint 'FPGA'", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2: field 'Device constraint'", "unknown constraint 'FPGA'", NULL);
 	/* unknown id */
 	rc = load_graph_text("1,2,,,5,6,7,NO,a\n2,,1;99,,5,6,7,NO,b\n", &err, &p);
-	expect_bad(rc, &err, p, "line 3: field '(Incoming) node'", "unknown op id 99", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 3: field '(Incoming) node'", "unknown op id 99", NULL);
 	rc = load_graph_text("1,,,42,5,6,7,NO,a\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2: field 'Colocation nodes'", "unknown op id 42", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2: field 'Colocation nodes'", "unknown op id 42", NULL);
 	/* id out of range */
 	rc = load_graph_text("-1,,,,5,6,7,NO,a\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2: field 'Id'", "negative", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2: field 'Id'", "negative", NULL);
 	rc = load_graph_text("99999999999,,,,5,6,7,NO,a\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2: field 'Id'", "out of range", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2: field 'Id'", "out of range", NULL);
 	rc = load_graph_text("1,2x,,,5,6,7,NO,a\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2: field '(Outgoing) node'", "not an integer", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2: field '(Outgoing) node'", "not an integer", NULL);
 	rc = load_graph_text("1,2;;3,,,5,6,7,NO,a\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2: field '(Outgoing) node'", "empty entry", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2: field '(Outgoing) node'", "empty entry", NULL);
 	/* duplicate id */
 	rc = load_graph_text("1,,,,5,6,7,NO,a\n2,,,,5,6,7,NO,b\n1,,,,5,6,7,NO,c\n", &err, &p);
-	expect_bad(rc, &err, p, "line 4: field 'Id'", "duplicate id 1 (also on line 2)", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 4: field 'Id'", "duplicate id 1 (also on line 2)", NULL);
 	/* self-loop */
 	rc = load_graph_text("1,1,,,5,6,7,NO,a\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2: field '(Outgoing) node'", "self-loop", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2: field '(Outgoing) node'", "self-loop", NULL);
 	/* cycle through three ops, listed in incoming lists only */
 	rc = load_graph_text("1,,3,,5,6,7,NO,a\n2,,1,,5,6,7,NO,b\n3,,2,,5,6,7,NO,c\n", &err, &p);
-	expect_bad(rc, &err, p, "field '(Incoming) node'", "closes a cycle", "line ");
+	sb_test_expect_bad(rc, &err, p, "field '(Incoming) node'", "closes a cycle", "line ");
 	/* wrong column count */
 	rc = load_graph_text("1,,,,5,6,7\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2", "7 fields, expected 9, 8", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2", "7 fields, expected 9, 8", NULL);
 	rc = load_graph_text("1,,,,5,6,7,NO,a,b\n", &err, &p);
-	expect_bad(rc, &err, p, "line 2", "10 fields", NULL);
+	sb_test_expect_bad(rc, &err, p, "line 2", "10 fields", NULL);
 	/* missing file, a directory */
 	{
 		struct sb_dag g;
 		rc = sb_load_tf_graph("/nonexistent/x.csv", &g, &err);
-		expect_bad(rc, &err, "/nonexistent/x.csv", "cannot read graph", NULL, NULL);
+		sb_test_expect_bad(rc, &err, "/nonexistent/x.csv", "cannot read graph", NULL, NULL);
 		rc = sb_load_tf_graph("/tmp", &g, &err);
-		expect_bad(rc, &err, "/tmp", "cannot read graph", NULL, NULL);
+		sb_test_expect_bad(rc, &err, "/tmp", "cannot read graph", NULL, NULL);
 	}
 }
 
@@ -564,7 +540,7 @@ Test(workloads, tf_devices_bad_input)
 			cr_assert_eq(d.rate[2 * 3 + 1], 3);
 			sb_devices_release(&d);
 		} else {
-			expect_bad(rc, &err, p, cases[i].a, cases[i].b, NULL);
+			sb_test_expect_bad(rc, &err, p, cases[i].a, cases[i].b, NULL);
 		}
 		unlink(p);
 	}
@@ -572,7 +548,7 @@ Test(workloads, tf_devices_bad_input)
 		struct sb_devices d;
 		struct sb_err err = { 0 };
 		const char *p = sb_test_write("");
-		expect_bad(sb_load_tf_devices(p, &d, &err), &err, p, "line 1", "empty", NULL);
+		sb_test_expect_bad(sb_load_tf_devices(p, &d, &err), &err, p, "line 1", "empty", NULL);
 		unlink(p);
 	}
 }
@@ -754,7 +730,7 @@ static void stg_bad(const char *text, int ndev, const char *a, const char *b)
 	const char *p = sb_test_write(text);
 	int rc = sb_load_stg(p, ndev, &in, NULL, &err);
 
-	expect_bad(rc, &err, p, a, b, NULL);
+	sb_test_expect_bad(rc, &err, p, a, b, NULL);
 	cr_assert_null(in.name);
 	unlink(p);
 }
@@ -871,7 +847,7 @@ static void etc_bad(const char *exe, const char *conn, const char *bw,
 	p[1] = sb_test_write(conn);
 	p[2] = sb_test_write(bw);
 	rc = sb_load_etc(p[0], p[1], p[2], &in, &err);
-	expect_bad(rc, &err, p[which], a, b, NULL);
+	sb_test_expect_bad(rc, &err, p[which], a, b, NULL);
 	cr_assert_null(in.etc);
 	for (i = 0; i < 3; i++)
 		unlink(p[i]);

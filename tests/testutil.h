@@ -4,10 +4,13 @@
 #ifndef SB_TESTUTIL_H
 #define SB_TESTUTIL_H
 
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "sb.h"
 
 /* Path of a real data file (relative to the data root, e.g.
  * "stg/sample00.stg") if present, else NULL. The root is $SB_DATA, else
@@ -47,6 +50,30 @@ static inline const char *sb_test_write(const char *text)
 	fputs(text, f);
 	fclose(f);
 	return p;
+}
+
+/* Declare `var` = the path of data file `rel`, or skip the test. */
+#define DATA_OR_SKIP(var, rel)                                   \
+	const char *var = sb_test_data(rel);                     \
+	do {                                                     \
+		if (!var)                                        \
+			cr_skip_test("data file %s not found", rel); \
+	} while (0)
+
+/* A loader call that must fail as bad input, with a message naming the
+ * file and containing each of the given pieces (NULL: none). */
+static inline void sb_test_expect_bad(int rc, const struct sb_err *err, const char *path,
+				      const char *a, const char *b, const char *c)
+{
+	const char *want[3] = { a, b, c };
+	int i;
+
+	cr_assert_eq(rc, SB_EXIT_INPUT, "rc %d for %s (%s)", rc, path, err->msg);
+	cr_assert_eq(err->code, SB_EXIT_INPUT);
+	cr_assert(strstr(err->msg, path), "message does not name the file: %s", err->msg);
+	for (i = 0; i < 3; i++)
+		if (want[i])
+			cr_assert(strstr(err->msg, want[i]), "'%s' not in: %s", want[i], err->msg);
 }
 
 #endif
