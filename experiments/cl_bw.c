@@ -1,9 +1,10 @@
 /*
  * cl_bw.c - figure asrpt-F5 (spec asrpt.md §10): average JCT against the
- * offered load on W1 (synthetic recurring families, 128 GPUs), every
- * registered scheduler with its default placer. The first 20% of the jobs
- * warm up the predictors and are left out of the metrics; LB1 covers all.
- * A-SRPT is our reconstruction (see algorithms/asrpt/asrpt.h).
+ * inter-server bandwidth per server (1.25 to 50 GB/s) on W1 at load 0.8,
+ * 128 GPUs: A-SRPT, its preemptive variant and FIFO-BF with each placer
+ * (the placement ablation). The first 20% of the jobs warm up the
+ * predictors and are left out of the metrics; LB1 covers all. A-SRPT is
+ * our reconstruction (see algorithms/asrpt/asrpt.h).
  */
 #include "clexp.h"
 
@@ -33,31 +34,15 @@ static const struct sb_col cols[] = {
 
 static const struct sb_col timing_cols[] = { SB_CLEXP_TIMING_COLS, { NULL, 0, NULL } };
 
-struct state {
-	int jobs, reps, nbw;
-	double warmup, load;
-	struct sb_cluster cl;
-};
-
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	struct state *s = SB_NEW(struct state, 1);
-	c->state = s;
-	s->jobs = (int)sb_opts_get(&c->opts, "jobs");
-	s->reps = (int)sb_opts_get(&c->opts, "reps");
-	s->nbw = (int)sb_opts_get(&c->opts, "bws");
-	s->load = sb_opts_get(&c->opts, "load");
-	s->warmup = sb_opts_get(&c->opts, "warmup");
-	snprintf(c->inputs_note, sizeof c->inputs_note,
-		 "synthetic: W1 recurring job families of our own (spec asrpt.md section 8)");
-	c->npoints = s->nbw * s->reps;
-	return sb_cluster_named("sim128", &s->cl, err);
+	return sb_clexp_sweep_setup(c, "bws", "sim128", labels, err);
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
-	struct state *s = c->state;
+	struct sb_clexp_sweep *s = c->state;
 	struct sb_cluster cl = s->cl;
 	double bw = bws[point / s->reps];
 	/* the same jobs at every bandwidth: sizes come from the 12.5 GB/s
@@ -65,15 +50,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	cl.b_out = bw * 1e9;
 	return sb_clexp_w1_point(c, &cl, s->jobs, s->load, s->warmup,
 				 (uint64_t)(point % s->reps), point % s->reps, "b_out_gbps", bw,
-				 labels, NULL, out, timing, err);
-}
-
-static void teardown(struct sb_exp_ctx *c)
-{
-	struct state *s = c->state;
-	if (!s)
-		return;
-	sb_free(s);
+				 (const char *const *)s->labels, NULL, out, timing, err);
 }
 
 const struct sb_experiment sb_experiment_cl_bw = {
@@ -89,5 +66,5 @@ const struct sb_experiment sb_experiment_cl_bw = {
 	.summary_of = "jct_mean jct_p95 ratio_lb1 util slowdown inter_bytes",
 	.setup = setup,
 	.run_point = run_point,
-	.teardown = teardown,
+	.teardown = sb_clexp_sweep_teardown,
 };

@@ -28,45 +28,19 @@ static const struct sb_col cols[] = {
 
 static const struct sb_col timing_cols[] = { SB_CLEXP_TIMING_COLS, { NULL, 0, NULL } };
 
-struct state {
-	int jobs, reps, nload;
-	double warmup;
-	struct sb_cluster cl;
-	char **labels;
-};
-
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	struct state *s = SB_NEW(struct state, 1);
-	c->state = s;
-	s->jobs = (int)sb_opts_get(&c->opts, "jobs");
-	s->reps = (int)sb_opts_get(&c->opts, "reps");
-	s->nload = (int)sb_opts_get(&c->opts, "loads");
-	s->warmup = sb_opts_get(&c->opts, "warmup");
-	s->labels = sb_clexp_all_schedulers(NULL);
-	snprintf(c->inputs_note, sizeof c->inputs_note,
-		 "synthetic: W1 recurring job families of our own (spec asrpt.md section 8)");
-	c->npoints = s->nload * s->reps;
-	return sb_cluster_named("sim128", &s->cl, err);
+	return sb_clexp_sweep_setup(c, "loads", "sim128", NULL, err);
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
-	struct state *s = c->state;
+	struct sb_clexp_sweep *s = c->state;
 	double load = loads[point / s->reps];
 	return sb_clexp_w1_point(c, &s->cl, s->jobs, load, s->warmup, (uint64_t)point,
 				 point % s->reps, "load", load, (const char *const *)s->labels,
 				 NULL, out, timing, err);
-}
-
-static void teardown(struct sb_exp_ctx *c)
-{
-	struct state *s = c->state;
-	if (!s)
-		return;
-	sb_dagexp_free_list(s->labels);
-	sb_free(s);
 }
 
 const struct sb_experiment sb_experiment_cl_load = {
@@ -82,5 +56,5 @@ const struct sb_experiment sb_experiment_cl_load = {
 	.summary_of = "jct_mean jct_p95 ratio_lb1 util slowdown",
 	.setup = setup,
 	.run_point = run_point,
-	.teardown = teardown,
+	.teardown = sb_clexp_sweep_teardown,
 };

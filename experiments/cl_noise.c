@@ -1,9 +1,10 @@
 /*
  * cl_noise.c - figure asrpt-F6 (spec asrpt.md §10): average JCT against the
- * offered load on W1 (synthetic recurring families, 128 GPUs), every
- * registered scheduler with its default placer. The first 20% of the jobs
- * warm up the predictors and are left out of the metrics; LB1 covers all.
- * A-SRPT is our reconstruction (see algorithms/asrpt/asrpt.h).
+ * sigma of a log-normal error injected into exact predictions (A-SRPT with
+ * a noisy oracle), W1 at load 0.8 on 128 GPUs, with the other schedulers
+ * as references. The first 20% of the jobs warm up the predictors and are
+ * left out of the metrics; LB1 covers all. A-SRPT is our reconstruction
+ * (see algorithms/asrpt/asrpt.h).
  */
 #include "clexp.h"
 
@@ -33,31 +34,15 @@ static const struct sb_col cols[] = {
 
 static const struct sb_col timing_cols[] = { SB_CLEXP_TIMING_COLS, { NULL, 0, NULL } };
 
-struct state {
-	int jobs, reps, nsig;
-	double warmup, load;
-	struct sb_cluster cl;
-};
-
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	struct state *s = SB_NEW(struct state, 1);
-	c->state = s;
-	s->jobs = (int)sb_opts_get(&c->opts, "jobs");
-	s->reps = (int)sb_opts_get(&c->opts, "reps");
-	s->nsig = (int)sb_opts_get(&c->opts, "sigmas");
-	s->load = sb_opts_get(&c->opts, "load");
-	s->warmup = sb_opts_get(&c->opts, "warmup");
-	snprintf(c->inputs_note, sizeof c->inputs_note,
-		 "synthetic: W1 recurring job families of our own (spec asrpt.md section 8)");
-	c->npoints = s->nsig * s->reps;
-	return sb_cluster_named("sim128", &s->cl, err);
+	return sb_clexp_sweep_setup(c, "sigmas", "sim128", labels, err);
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
-	struct state *s = c->state;
+	struct sb_clexp_sweep *s = c->state;
 	double sig = sigmas[point / s->reps];
 	char set0[64];
 	const char *sets[8] = { set0, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
@@ -65,15 +50,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	/* the same jobs at every sigma */
 	return sb_clexp_w1_point(c, &s->cl, s->jobs, s->load, s->warmup,
 				 (uint64_t)(point % s->reps), point % s->reps, "sigma", sig,
-				 labels, sets, out, timing, err);
-}
-
-static void teardown(struct sb_exp_ctx *c)
-{
-	struct state *s = c->state;
-	if (!s)
-		return;
-	sb_free(s);
+				 (const char *const *)s->labels, sets, out, timing, err);
 }
 
 const struct sb_experiment sb_experiment_cl_noise = {
@@ -89,5 +66,5 @@ const struct sb_experiment sb_experiment_cl_noise = {
 	.summary_of = "jct_mean jct_p95 ratio_lb1 util slowdown",
 	.setup = setup,
 	.run_point = run_point,
-	.teardown = teardown,
+	.teardown = sb_clexp_sweep_teardown,
 };

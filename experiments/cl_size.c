@@ -1,9 +1,10 @@
 /*
  * cl_size.c - figure asrpt-F4 (spec asrpt.md §10): average JCT against the
- * offered load on W1 (synthetic recurring families, 128 GPUs), every
- * registered scheduler with its default placer. The first 20% of the jobs
- * warm up the predictors and are left out of the metrics; LB1 covers all.
- * A-SRPT is our reconstruction (see algorithms/asrpt/asrpt.h).
+ * cluster size (32 to 512 GPUs, servers of 8) on W1 (synthetic recurring
+ * families) at load 0.8, every registered scheduler with its default
+ * placer. The first 20% of the jobs warm up the predictors and are left
+ * out of the metrics; LB1 covers all. A-SRPT is our reconstruction (see
+ * algorithms/asrpt/asrpt.h).
  */
 #include "clexp.h"
 #include "dagexp.h"
@@ -29,48 +30,21 @@ static const struct sb_col cols[] = {
 
 static const struct sb_col timing_cols[] = { SB_CLEXP_TIMING_COLS, { NULL, 0, NULL } };
 
-struct state {
-	int jobs, reps, nsize;
-	double warmup, load;
-	struct sb_cluster cl;
-	char **labels;
-};
-
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	struct state *s = SB_NEW(struct state, 1);
-	c->state = s;
-	s->jobs = (int)sb_opts_get(&c->opts, "jobs");
-	s->reps = (int)sb_opts_get(&c->opts, "reps");
-	s->nsize = (int)sb_opts_get(&c->opts, "sizes");
-	s->load = sb_opts_get(&c->opts, "load");
-	s->warmup = sb_opts_get(&c->opts, "warmup");
-	s->labels = sb_clexp_all_schedulers(NULL);
-	snprintf(c->inputs_note, sizeof c->inputs_note,
-		 "synthetic: W1 recurring job families of our own (spec asrpt.md section 8)");
-	c->npoints = s->nsize * s->reps;
-	return sb_cluster_named("sim128", &s->cl, err);
+	return sb_clexp_sweep_setup(c, "sizes", "sim128", NULL, err);
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
-	struct state *s = c->state;
+	struct sb_clexp_sweep *s = c->state;
 	struct sb_cluster cl = s->cl;
 	cl.nserver = servers[point / s->reps];
 	snprintf(cl.name, sizeof cl.name, "%dx%d", cl.nserver, cl.gpus);
 	return sb_clexp_w1_point(c, &cl, s->jobs, s->load, s->warmup, (uint64_t)point,
 				 point % s->reps, "cluster_gpus", cl.nserver * cl.gpus,
 				 (const char *const *)s->labels, NULL, out, timing, err);
-}
-
-static void teardown(struct sb_exp_ctx *c)
-{
-	struct state *s = c->state;
-	if (!s)
-		return;
-	sb_dagexp_free_list(s->labels);
-	sb_free(s);
 }
 
 const struct sb_experiment sb_experiment_cl_size = {
@@ -86,5 +60,5 @@ const struct sb_experiment sb_experiment_cl_size = {
 	.summary_of = "jct_mean jct_p95 ratio_lb1 util slowdown",
 	.setup = setup,
 	.run_point = run_point,
-	.teardown = teardown,
+	.teardown = sb_clexp_sweep_teardown,
 };

@@ -1,9 +1,10 @@
 /*
- * cl_time.c - figure asrpt-F10 (spec asrpt.md §10): average JCT against the
- * offered load on W1 (synthetic recurring families, 128 GPUs), every
- * registered scheduler with its default placer. The first 20% of the jobs
- * warm up the predictors and are left out of the metrics; LB1 covers all.
- * A-SRPT is our reconstruction (see algorithms/asrpt/asrpt.h).
+ * cl_time.c - figure asrpt-F10 (spec asrpt.md §10): decision time (wall
+ * clock, the timing dataset) against the mean number of active jobs, W1
+ * of 500 to 8000 jobs at load 0.9 on 512 GPUs, every registered scheduler
+ * with its default placer. The first 20% of the jobs warm up the
+ * predictors and are left out of the metrics. A-SRPT is our
+ * reconstruction (see algorithms/asrpt/asrpt.h).
  */
 #include "clexp.h"
 #include "dagexp.h"
@@ -33,32 +34,15 @@ static const struct sb_col timing_cols[] = {
 	{ NULL, 0, NULL },
 };
 
-struct state {
-	int reps, nsize;
-	double warmup, load;
-	struct sb_cluster cl;
-	char **labels;
-};
-
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	struct state *s = SB_NEW(struct state, 1);
-	c->state = s;
-	s->reps = (int)sb_opts_get(&c->opts, "reps");
-	s->nsize = (int)sb_opts_get(&c->opts, "sizes");
-	s->load = sb_opts_get(&c->opts, "load");
-	s->warmup = sb_opts_get(&c->opts, "warmup");
-	s->labels = sb_clexp_all_schedulers(NULL);
-	snprintf(c->inputs_note, sizeof c->inputs_note,
-		 "synthetic: W1 recurring job families of our own (spec asrpt.md section 8)");
-	c->npoints = s->nsize * s->reps;
-	return sb_cluster_named("sim512", &s->cl, err);
+	return sb_clexp_sweep_setup(c, "sizes", "sim512", NULL, err);
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
-	struct state *s = c->state;
+	struct sb_clexp_sweep *s = c->state;
 	int n = sizes[point / s->reps], k, rc = 0;
 	struct sb_jobset js;
 	char wl[64];
@@ -81,15 +65,6 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	return rc;
 }
 
-static void teardown(struct sb_exp_ctx *c)
-{
-	struct state *s = c->state;
-	if (!s)
-		return;
-	sb_dagexp_free_list(s->labels);
-	sb_free(s);
-}
-
 const struct sb_experiment sb_experiment_cl_time = {
 	.name = "cl_time",
 	.desc = "decision time vs active jobs, W1 of 500-8000 jobs on 512 GPUs, every scheduler",
@@ -103,5 +78,5 @@ const struct sb_experiment sb_experiment_cl_time = {
 	.summary_of = "active_mean jct_mean ratio_lb1",
 	.setup = setup,
 	.run_point = run_point,
-	.teardown = teardown,
+	.teardown = sb_clexp_sweep_teardown,
 };

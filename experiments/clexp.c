@@ -246,3 +246,40 @@ char **sb_clexp_all_schedulers(const char *const *extra)
 		out[k++] = sb_xstrdup(extra[i]);
 	return out;
 }
+
+int sb_clexp_sweep_setup(struct sb_exp_ctx *c, const char *count, const char *cluster,
+			 const char *const *labels, struct sb_err *err)
+{
+	struct sb_clexp_sweep *s = SB_NEW(struct sb_clexp_sweep, 1);
+	int n = 0, i;
+	c->state = s;
+	s->jobs = (int)sb_opts_get_or(&c->opts, "jobs", 0);
+	s->reps = (int)sb_opts_get(&c->opts, "reps");
+	s->nval = (int)sb_opts_get(&c->opts, count);
+	s->warmup = sb_opts_get(&c->opts, "warmup");
+	s->load = sb_opts_get_or(&c->opts, "load", 0);
+	if (labels) {
+		while (labels[n])
+			n++;
+		s->labels = SB_NEW(char *, n + 1);
+		for (i = 0; i < n; i++)
+			s->labels[i] = sb_xstrdup(labels[i]);
+	} else {
+		s->labels = sb_clexp_all_schedulers(NULL);
+	}
+	snprintf(c->inputs_note, sizeof c->inputs_note,
+		 "synthetic: W1 recurring job families of our own (spec asrpt.md section 8)");
+	c->npoints = s->nval * s->reps;
+	return sb_cluster_named(cluster, &s->cl, err);
+}
+
+void sb_clexp_sweep_teardown(struct sb_exp_ctx *c)
+{
+	struct sb_clexp_sweep *s = c->state;
+	if (!s)
+		return;
+	sb_dagexp_free_list(s->labels);
+	sb_free(s);
+	c->state = NULL;
+}
+

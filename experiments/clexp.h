@@ -82,6 +82,24 @@ extern const char *const sb_clexp_schedulers[];
 char **sb_clexp_all_schedulers(const char *const *extra);
 
 /*
+ * The state of a W1 sweep (c->state): `nval` values of one swept quantity
+ * (the experiment's parameter `count`) x `reps` workloads, read from the
+ * parameters jobs, reps, warmup and load (0 when not declared), on the
+ * named cluster; labels = the given schedulers (NULL-ended), or every
+ * registered scheduler when NULL. Free with sb_clexp_sweep_teardown.
+ */
+struct sb_clexp_sweep {
+	int jobs, reps, nval;
+	double warmup, load;
+	struct sb_cluster cl;
+	char **labels;
+};
+
+int sb_clexp_sweep_setup(struct sb_exp_ctx *c, const char *count, const char *cluster,
+			 const char *const *labels, struct sb_err *err);
+void sb_clexp_sweep_teardown(struct sb_exp_ctx *c);
+
+/*
  * One point of a W1 sweep: generate W1 (njobs, load) on cl from the
  * instance stream of (seed, key), run every label (with sets[k] options
  * if sets is not NULL), leave the first warmup x njobs jobs out of the
