@@ -21,85 +21,61 @@ struct entry {
 	const char *file;
 };
 
-/* One table per type; SB_REG_<type> keeps only its own entries. */
+/* One table per type: every SB_REG_<type> skips its entries, except the
+ * one a table switches to KEEP while it includes the list. */
 #define SB_REG(type, var, file) SB_REG_##type(var, file)
 #define KEEP(var, file) { &var, file },
 #define SKIP(var, file)
-
-#define SB_REG_dag_policy KEEP
+#define SB_REG_dag_policy SKIP
 #define SB_REG_cluster_policy SKIP
 #define SB_REG_pipe_schedule SKIP
 #define SB_REG_pipe_planner SKIP
 #define SB_REG_experiment SKIP
+
+#undef SB_REG_dag_policy
+#define SB_REG_dag_policy KEEP
 static const struct entry dag_entries[] = {
 #include "registry.def"
 	{ NULL, NULL }
 };
 #undef SB_REG_dag_policy
-#undef SB_REG_cluster_policy
-#undef SB_REG_pipe_schedule
-#undef SB_REG_pipe_planner
-#undef SB_REG_experiment
-
 #define SB_REG_dag_policy SKIP
+
+#undef SB_REG_cluster_policy
 #define SB_REG_cluster_policy KEEP
-#define SB_REG_pipe_schedule SKIP
-#define SB_REG_pipe_planner SKIP
-#define SB_REG_experiment SKIP
 static const struct entry cluster_entries[] = {
 #include "registry.def"
 	{ NULL, NULL }
 };
-#undef SB_REG_dag_policy
 #undef SB_REG_cluster_policy
-#undef SB_REG_pipe_schedule
-#undef SB_REG_pipe_planner
-#undef SB_REG_experiment
-
-#define SB_REG_dag_policy SKIP
 #define SB_REG_cluster_policy SKIP
+
+#undef SB_REG_pipe_schedule
 #define SB_REG_pipe_schedule KEEP
-#define SB_REG_pipe_planner SKIP
-#define SB_REG_experiment SKIP
 static const struct entry pipe_sched_entries[] = {
 #include "registry.def"
 	{ NULL, NULL }
 };
-#undef SB_REG_dag_policy
-#undef SB_REG_cluster_policy
 #undef SB_REG_pipe_schedule
-#undef SB_REG_pipe_planner
-#undef SB_REG_experiment
-
-#define SB_REG_dag_policy SKIP
-#define SB_REG_cluster_policy SKIP
 #define SB_REG_pipe_schedule SKIP
-#define SB_REG_pipe_planner SKIP
+
+#undef SB_REG_experiment
 #define SB_REG_experiment KEEP
 static const struct entry exp_entries[] = {
 #include "registry.def"
 	{ NULL, NULL }
 };
-#undef SB_REG_dag_policy
-#undef SB_REG_cluster_policy
-#undef SB_REG_pipe_schedule
-#undef SB_REG_pipe_planner
 #undef SB_REG_experiment
-
-#define SB_REG_dag_policy SKIP
-#define SB_REG_cluster_policy SKIP
-#define SB_REG_pipe_schedule SKIP
-#define SB_REG_pipe_planner KEEP
 #define SB_REG_experiment SKIP
+
+#undef SB_REG_pipe_planner
+#define SB_REG_pipe_planner KEEP
 static const struct entry pipe_planner_entries[] = {
 #include "registry.def"
 	{ NULL, NULL }
 };
-#undef SB_REG_dag_policy
-#undef SB_REG_cluster_policy
-#undef SB_REG_pipe_schedule
 #undef SB_REG_pipe_planner
-#undef SB_REG_experiment
+#define SB_REG_pipe_planner SKIP
 
 static const char *dag_name(const void *p) { return ((const struct sb_dag_policy *)p)->name; }
 static const char *cluster_name(const void *p)

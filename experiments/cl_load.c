@@ -6,7 +6,6 @@
  * A-SRPT is our reconstruction (see algorithms/asrpt/asrpt.h).
  */
 #include "clexp.h"
-#include "dagexp.h"
 
 #include <stdio.h>
 

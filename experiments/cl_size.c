@@ -7,7 +7,6 @@
  * algorithms/asrpt/asrpt.h).
  */
 #include "clexp.h"
-#include "dagexp.h"
 
 #include <stdio.h>
 

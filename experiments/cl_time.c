@@ -7,7 +7,6 @@
  * reconstruction (see algorithms/asrpt/asrpt.h).
  */
 #include "clexp.h"
-#include "dagexp.h"
 
 #include <stdio.h>
 
