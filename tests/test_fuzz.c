@@ -507,70 +507,93 @@ static uint64_t test_seed(const char *name)
 }
 
 /* ------------------------------------------------------------------ */
+/* The driver                                                          */
+/* ------------------------------------------------------------------ */
+
+/* One loader under fuzzing: its seed files, how they are mutated, and
+ * what to do with a mutated file. */
+struct fuzz_target {
+	const char *name;
+	const char *const *seeds;
+	int nseeds;
+	int maxmut;                  /* 1..maxmut mutations per input */
+	void (*mutate)(struct buf *b, struct sb_rng *r);
+	const char *suffix;          /* of the temporary file's name ("": none) */
+	/* Load path and check the result (accepted) or the error and the
+	 * zeroed output (rejected); 1 if accepted. r: extra random choices. */
+	int (*check)(const char *path, struct sb_rng *r);
+};
+
+static void fuzz_run(const struct fuzz_target *f)
+{
+	struct sb_rng r = sb_rng_stream(test_seed(f->name), 0, 0, SB_RNG_TEST);
+	struct buf b = { 0 };
+	char path[64];
+	long it, n = iterations(), ok = 0;
+	int fd;
+
+	snprintf(path, sizeof path, "/tmp/sbfuzz-XXXXXX%s", f->suffix);
+	fd = mkstemps(path, (int)strlen(f->suffix));
+	cr_assert_geq(fd, 0);
+	close(fd);
+	for (it = 0; it < n; it++) {
+		int k, muts = 1 + (int)sb_rng_below(&r, (uint32_t)f->maxmut);
+		buf_set(&b, f->seeds[sb_rng_below(&r, (uint32_t)f->nseeds)]);
+		for (k = 0; k < muts; k++)
+			f->mutate(&b, &r);
+		write_file(path, &b);
+		ok += f->check(path, &r);
+	}
+	cr_log_info("fuzz %s: %ld of %ld mutated inputs accepted", f->name, ok, n);
+	free(b.p);
+	unlink(path);
+	assert_no_leaks();
+}
+
+#define FUZZ(name_, seeds_, maxmut_, mutate_, suffix_)                              \
+	Test(fuzz, name_)                                                            \
+	{                                                                            \
+		const struct fuzz_target f = { #name_, seeds_,                       \
+					       (int)(sizeof seeds_ / sizeof seeds_[0]), \
+					       maxmut_, mutate_, suffix_, check_##name_ }; \
+		fuzz_run(&f);                                                        \
+	}
+
+/* ------------------------------------------------------------------ */
 /* Tests                                                               */
 /* ------------------------------------------------------------------ */
 
-Test(fuzz, tf_graph)
+static int check_tf_graph(const char *path, struct sb_rng *r)
 {
-	struct sb_rng r = sb_rng_stream(test_seed("tf_graph"), 0, 0, SB_RNG_TEST);
-	struct buf b = { 0 };
-	char path[64];
-	long it, n = iterations(), ok = 0;
-
-	temp_path(path, sizeof path);
-	for (it = 0; it < n; it++) {
-		struct sb_dag g;
-		struct sb_err err = { 0 };
-		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
-		buf_set(&b, graph_seeds[sb_rng_below(&r, 3)]);
-		for (k = 0; k < muts; k++)
-			mutate(&b, &r);
-		write_file(path, &b);
-		rc = sb_load_tf_graph(path, &g, &err);
-		if (rc == 0) {
-			check_dag(&g);
-			sb_dag_release(&g);
-			ok++;
-		} else {
-			check_fail(rc, &err, path);
-		}
+	struct sb_dag g;
+	struct sb_err err = { 0 };
+	int rc = sb_load_tf_graph(path, &g, &err);
+	(void)r;
+	if (rc) {
+		check_fail(rc, &err, path);
+		return 0;
 	}
-	cr_log_info("fuzz tf_graph: %ld of %ld mutated inputs accepted", ok, n);
-	free(b.p);
-	unlink(path);
-	assert_no_leaks();
+	check_dag(&g);
+	sb_dag_release(&g);
+	return 1;
 }
+FUZZ(tf_graph, graph_seeds, 4, mutate, "")
 
-Test(fuzz, tf_devices)
+static int check_tf_devices(const char *path, struct sb_rng *r)
 {
-	struct sb_rng r = sb_rng_stream(test_seed("tf_devices"), 0, 0, SB_RNG_TEST);
-	struct buf b = { 0 };
-	char path[64];
-	long it, n = iterations(), ok = 0;
-
-	temp_path(path, sizeof path);
-	for (it = 0; it < n; it++) {
-		struct sb_devices d;
-		struct sb_err err = { 0 };
-		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
-		buf_set(&b, device_seeds[sb_rng_below(&r, 2)]);
-		for (k = 0; k < muts; k++)
-			mutate(&b, &r);
-		write_file(path, &b);
-		rc = sb_load_tf_devices(path, &d, &err);
-		if (rc == 0) {
-			check_devices(&d);
-			sb_devices_release(&d);
-			ok++;
-		} else {
-			check_fail(rc, &err, path);
-		}
+	struct sb_devices d;
+	struct sb_err err = { 0 };
+	int rc = sb_load_tf_devices(path, &d, &err);
+	(void)r;
+	if (rc) {
+		check_fail(rc, &err, path);
+		return 0;
 	}
-	cr_log_info("fuzz tf_devices: %ld of %ld mutated inputs accepted", ok, n);
-	free(b.p);
-	unlink(path);
-	assert_no_leaks();
+	check_devices(&d);
+	sb_devices_release(&d);
+	return 1;
 }
+FUZZ(tf_devices, device_seeds, 4, mutate, "")
 
 Test(fuzz, tf_inst)
 {
@@ -610,41 +633,25 @@ Test(fuzz, tf_inst)
 	assert_no_leaks();
 }
 
-Test(fuzz, stg)
+static int check_stg(const char *path, struct sb_rng *r)
 {
-	struct sb_rng r = sb_rng_stream(test_seed("stg"), 0, 0, SB_RNG_TEST);
-	struct buf b = { 0 };
-	char path[64];
-	long it, n = iterations(), ok = 0;
-
-	temp_path(path, sizeof path);
-	for (it = 0; it < n; it++) {
-		struct sb_dag_inst in;
-		struct sb_err err = { 0 };
-		long cp;
-		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
-		int ndev = 1 + (int)sb_rng_below(&r, 4);
-		buf_set(&b, stg_seeds[sb_rng_below(&r, 3)]);
-		for (k = 0; k < muts; k++)
-			mutate(&b, &r);
-		write_file(path, &b);
-		rc = sb_load_stg(path, ndev, &in, &cp, &err);
-		if (rc == 0) {
-			check_dag(&in.g);
-			check_devices(&in.dev);
-			cr_assert_eq(in.dev.n, ndev);
-			cr_assert_geq(cp, -1);
-			sb_dag_inst_release(&in);
-			ok++;
-		} else {
-			check_fail(rc, &err, path);
-		}
+	struct sb_dag_inst in;
+	struct sb_err err = { 0 };
+	long cp;
+	int ndev = 1 + (int)sb_rng_below(r, 4);
+	int rc = sb_load_stg(path, ndev, &in, &cp, &err);
+	if (rc) {
+		check_fail(rc, &err, path);
+		return 0;
 	}
-	cr_log_info("fuzz stg: %ld of %ld mutated inputs accepted", ok, n);
-	free(b.p);
-	unlink(path);
-	assert_no_leaks();
+	check_dag(&in.g);
+	check_devices(&in.dev);
+	cr_assert_eq(in.dev.n, ndev);
+	cr_assert_geq(cp, -1);
+	sb_dag_inst_release(&in);
+	return 1;
 }
+FUZZ(stg, stg_seeds, 4, mutate, "")
 
 Test(fuzz, etc)
 {
@@ -698,265 +705,162 @@ Test(fuzz, etc)
 /* Cluster-family loaders (trace.h)                                    */
 /* ------------------------------------------------------------------ */
 
-Test(fuzz, tiresias_jobs)
+static const char *const tiresias_seeds[] = { tiresias_seed };
+
+static int check_tiresias_jobs(const char *path, struct sb_rng *r)
 {
-	struct sb_rng r = sb_rng_stream(test_seed("tiresias_jobs"), 0, 0, SB_RNG_TEST);
-	struct buf b = { 0 };
-	char path[64];
-	long it, n = iterations(), ok = 0;
-
-	temp_path(path, sizeof path);
-	for (it = 0; it < n; it++) {
-		struct sb_trace t;
-		struct sb_err err = { 0 };
-		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
-		buf_set(&b, tiresias_seed);
-		for (k = 0; k < muts; k++)
-			mutate(&b, &r);
-		write_file(path, &b);
-		rc = sb_load_tiresias_jobs(path, &t, &err);
-		if (rc == 0) {
-			check_trace(&t);
-			cr_assert_eq(t.ndropped, 0);
-			for (k = 0; k < t.n; k++)
-				cr_assert(t.job[k].runtime > 0 && t.job[k].iters >= 1 &&
-					  t.job[k].model[0]);
-			ok++;
-		} else {
-			check_fail(rc, &err, path);
-			cr_assert_null(t.job);
-		}
-		sb_trace_release(&t);
+	struct sb_trace t;
+	struct sb_err err = { 0 };
+	int k, rc = sb_load_tiresias_jobs(path, &t, &err);
+	(void)r;
+	if (rc == 0) {
+		check_trace(&t);
+		cr_assert_eq(t.ndropped, 0);
+		for (k = 0; k < t.n; k++)
+			cr_assert(t.job[k].runtime > 0 && t.job[k].iters >= 1 && t.job[k].model[0]);
+	} else {
+		check_fail(rc, &err, path);
+		cr_assert_null(t.job);
 	}
-	cr_log_info("fuzz tiresias_jobs: %ld of %ld mutated inputs accepted", ok, n);
-	free(b.p);
-	unlink(path);
-	assert_no_leaks();
+	sb_trace_release(&t);
+	return rc == 0;
 }
+FUZZ(tiresias_jobs, tiresias_seeds, 4, mutate, "")
 
-Test(fuzz, philly_jobs)
+static int check_philly_jobs(const char *path, struct sb_rng *r)
 {
-	struct sb_rng r = sb_rng_stream(test_seed("philly_jobs"), 0, 0, SB_RNG_TEST);
-	struct buf b = { 0 };
-	char path[64];
-	long it, n = iterations(), ok = 0;
-
-	temp_path(path, sizeof path);
-	for (it = 0; it < n; it++) {
-		struct sb_trace t;
-		struct sb_err err = { 0 };
-		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
-		buf_set(&b, philly_seeds[sb_rng_below(&r, 2)]);
-		for (k = 0; k < muts; k++)
-			mutate_json(&b, &r);
-		write_file(path, &b);
-		rc = sb_load_philly_jobs(path, &t, &err);
-		if (rc == 0) {
-			check_trace(&t);
-			for (k = 0; k < t.n; k++)
-				cr_assert(t.job[k].runtime > 0 && t.job[k].iters == -1 &&
-					  !t.job[k].model[0]);
-			ok++;
-		} else {
-			check_fail(rc, &err, path);
-			cr_assert_null(t.job);
-		}
-		sb_trace_release(&t);
+	struct sb_trace t;
+	struct sb_err err = { 0 };
+	int k, rc = sb_load_philly_jobs(path, &t, &err);
+	(void)r;
+	if (rc == 0) {
+		check_trace(&t);
+		for (k = 0; k < t.n; k++)
+			cr_assert(t.job[k].runtime > 0 && t.job[k].iters == -1 &&
+				  !t.job[k].model[0]);
+	} else {
+		check_fail(rc, &err, path);
+		cr_assert_null(t.job);
 	}
-	cr_log_info("fuzz philly_jobs: %ld of %ld mutated inputs accepted", ok, n);
-	free(b.p);
-	unlink(path);
-	assert_no_leaks();
+	sb_trace_release(&t);
+	return rc == 0;
 }
+FUZZ(philly_jobs, philly_seeds, 4, mutate_json, "")
 
-Test(fuzz, json)
+static int check_json(const char *path, struct sb_rng *r)
 {
-	struct sb_rng r = sb_rng_stream(test_seed("json"), 0, 0, SB_RNG_TEST);
-	struct buf b = { 0 };
-	char path[64];
-	long it, n = iterations(), ok = 0;
-
-	temp_path(path, sizeof path);
-	for (it = 0; it < n; it++) {
-		struct sb_json j;
-		struct sb_err err = { 0 };
-		int k, muts = 1 + (int)sb_rng_below(&r, 6), rc;
-		buf_set(&b, philly_seeds[sb_rng_below(&r, 2)]);
-		for (k = 0; k < muts; k++)
-			mutate_json(&b, &r);
-		write_file(path, &b);
-		rc = sb_json_read(&j, "json", path, &err);
-		if (rc == 0) {
-			/* Every child list is well formed and counted. */
-			cr_assert_gt(j.n, 0);
-			for (k = 0; k < j.n; k++) {
-				const struct sb_json_val *x = &j.v[k];
-				int c = 0, e;
-				cr_assert_geq(x->line, 1);
-				for (e = x->child; e >= 0; e = j.v[e].next, c++) {
-					cr_assert(e > k && e < j.n);
-					cr_assert_eq(j.v[e].key != NULL, x->type == SB_JSON_OBJECT);
-				}
-				cr_assert_eq(c, x->count);
-				cr_assert_eq(x->str != NULL, x->type == SB_JSON_STRING);
-			}
-			sb_json_release(&j);
-			ok++;
-		} else {
-			check_fail(rc, &err, path);
-			cr_assert_null(j.v);
-		}
+	struct sb_json j;
+	struct sb_err err = { 0 };
+	int k, rc = sb_json_read(&j, "json", path, &err);
+	(void)r;
+	if (rc) {
+		check_fail(rc, &err, path);
+		cr_assert_null(j.v);
+		return 0;
 	}
-	cr_log_info("fuzz json: %ld of %ld mutated inputs accepted", ok, n);
-	free(b.p);
-	unlink(path);
-	assert_no_leaks();
+	/* Every child list is well formed and counted. */
+	cr_assert_gt(j.n, 0);
+	for (k = 0; k < j.n; k++) {
+		const struct sb_json_val *x = &j.v[k];
+		int c = 0, e;
+		cr_assert_geq(x->line, 1);
+		for (e = x->child; e >= 0; e = j.v[e].next, c++) {
+			cr_assert(e > k && e < j.n);
+			cr_assert_eq(j.v[e].key != NULL, x->type == SB_JSON_OBJECT);
+		}
+		cr_assert_eq(c, x->count);
+		cr_assert_eq(x->str != NULL, x->type == SB_JSON_STRING);
+	}
+	sb_json_release(&j);
+	return 1;
 }
+FUZZ(json, philly_seeds, 6, mutate_json, "")
 
-Test(fuzz, values)
+static int check_values(const char *path, struct sb_rng *r)
 {
-	struct sb_rng r = sb_rng_stream(test_seed("values"), 0, 0, SB_RNG_TEST);
-	struct buf b = { 0 };
-	char path[64];
-	long it, n = iterations(), ok = 0;
-
-	temp_path(path, sizeof path);
-	for (it = 0; it < n; it++) {
-		struct sb_err err = { 0 };
-		double *v;
-		int k, nv, muts = 1 + (int)sb_rng_below(&r, 4), rc;
-		buf_set(&b, values_seeds[sb_rng_below(&r, 2)]);
-		for (k = 0; k < muts; k++)
-			mutate(&b, &r);
-		write_file(path, &b);
-		rc = sb_load_values(path, "runtime", &v, &nv, &err);
-		if (rc == 0) {
-			cr_assert_gt(nv, 0);
-			for (k = 0; k < nv; k++)
-				cr_assert(isfinite(v[k]) && v[k] >= 0);
-			sb_free(v);
-			ok++;
-		} else {
-			check_fail(rc, &err, path);
-			cr_assert_null(v);
-			cr_assert_eq(nv, 0);
-		}
+	struct sb_err err = { 0 };
+	double *v;
+	int k, nv, rc = sb_load_values(path, "runtime", &v, &nv, &err);
+	(void)r;
+	if (rc) {
+		check_fail(rc, &err, path);
+		cr_assert_null(v);
+		cr_assert_eq(nv, 0);
+		return 0;
 	}
-	cr_log_info("fuzz values: %ld of %ld mutated inputs accepted", ok, n);
-	free(b.p);
-	unlink(path);
-	assert_no_leaks();
+	cr_assert_gt(nv, 0);
+	for (k = 0; k < nv; k++)
+		cr_assert(isfinite(v[k]) && v[k] >= 0);
+	sb_free(v);
+	return 1;
 }
+FUZZ(values, values_seeds, 4, mutate, "")
 
-Test(fuzz, tiresias_cluster)
+static int check_tiresias_cluster(const char *path, struct sb_rng *r)
 {
-	struct sb_rng r = sb_rng_stream(test_seed("tiresias_cluster"), 0, 0, SB_RNG_TEST);
-	struct buf b = { 0 };
-	char path[64];
-	long it, n = iterations(), ok = 0;
-
-	temp_path(path, sizeof path);
-	for (it = 0; it < n; it++) {
-		struct sb_cluster_shape c;
-		struct sb_err err = { 0 };
-		int k, muts = 1 + (int)sb_rng_below(&r, 3), rc;
-		buf_set(&b, cluster_seeds[sb_rng_below(&r, 2)]);
-		for (k = 0; k < muts; k++)
-			mutate(&b, &r);
-		write_file(path, &b);
-		rc = sb_load_tiresias_cluster(path, &c, &err);
-		if (rc == 0) {
-			cr_assert(c.switches >= 1 && c.nodes_per_switch >= 1 &&
-				  c.gpus_per_node >= 1 && c.cpus_per_node >= 1);
-			cr_assert_leq((double)c.switches * c.nodes_per_switch *
-				      c.gpus_per_node, 2147483647.0);
-			cr_assert(isfinite(c.mem_gb) && c.mem_gb > 0);
-			ok++;
-		} else {
-			check_fail(rc, &err, path);
-			cr_assert_eq(c.switches, 0);
-		}
+	struct sb_cluster_shape c;
+	struct sb_err err = { 0 };
+	int rc = sb_load_tiresias_cluster(path, &c, &err);
+	(void)r;
+	if (rc) {
+		check_fail(rc, &err, path);
+		cr_assert_eq(c.switches, 0);
+		return 0;
 	}
-	cr_log_info("fuzz tiresias_cluster: %ld of %ld mutated inputs accepted", ok, n);
-	free(b.p);
-	unlink(path);
-	assert_no_leaks();
+	cr_assert(c.switches >= 1 && c.nodes_per_switch >= 1 && c.gpus_per_node >= 1 &&
+		  c.cpus_per_node >= 1);
+	cr_assert_leq((double)c.switches * c.nodes_per_switch * c.gpus_per_node, 2147483647.0);
+	cr_assert(isfinite(c.mem_gb) && c.mem_gb > 0);
+	return 1;
 }
+FUZZ(tiresias_cluster, cluster_seeds, 3, mutate, "")
 
-Test(fuzz, model_tensors)
+static const char *const tensors_seeds[] = { tensors_seed };
+
+static int check_model_tensors(const char *path, struct sb_rng *r)
 {
-	struct sb_rng r = sb_rng_stream(test_seed("model_tensors"), 0, 0, SB_RNG_TEST);
-	struct buf b = { 0 };
-	char path[64];
-	long it, n = iterations(), ok = 0;
-
-	temp_path(path, sizeof path);
-	for (it = 0; it < n; it++) {
-		struct sb_tensor_table t;
-		struct sb_err err = { 0 };
-		int k, i, muts = 1 + (int)sb_rng_below(&r, 4), rc;
-		buf_set(&b, tensors_seed);
-		for (k = 0; k < muts; k++)
-			mutate(&b, &r);
-		write_file(path, &b);
-		rc = sb_load_model_tensors(path, &t, &err);
-		if (rc == 0) {
-			cr_assert_gt(t.nmodel, 0);
-			cr_assert_eq(t.off[0], 0);
-			for (i = 0; i < t.nmodel; i++) {
-				int count;
-				const double *mb = sb_tensor_table_find(&t, t.name[i], &count);
-				cr_assert(t.name[i][0] && memchr(t.name[i], '\0', 32));
-				cr_assert_gt(t.off[i + 1], t.off[i]);
-				cr_assert_eq(mb, t.mb + t.off[i]);
-				cr_assert_eq(count, t.off[i + 1] - t.off[i]);
-				for (k = t.off[i]; k < t.off[i + 1]; k++)
-					cr_assert(isfinite(t.mb[k]) && t.mb[k] >= 0);
-			}
-			ok++;
-		} else {
-			check_fail(rc, &err, path);
-			cr_assert_null(t.mb);
+	struct sb_tensor_table t;
+	struct sb_err err = { 0 };
+	int k, i, rc = sb_load_model_tensors(path, &t, &err);
+	(void)r;
+	if (rc == 0) {
+		cr_assert_gt(t.nmodel, 0);
+		cr_assert_eq(t.off[0], 0);
+		for (i = 0; i < t.nmodel; i++) {
+			int count;
+			const double *mb = sb_tensor_table_find(&t, t.name[i], &count);
+			cr_assert(t.name[i][0] && memchr(t.name[i], '\0', 32));
+			cr_assert_gt(t.off[i + 1], t.off[i]);
+			cr_assert_eq(mb, t.mb + t.off[i]);
+			cr_assert_eq(count, t.off[i + 1] - t.off[i]);
+			for (k = t.off[i]; k < t.off[i + 1]; k++)
+				cr_assert(isfinite(t.mb[k]) && t.mb[k] >= 0);
 		}
-		sb_tensor_table_release(&t);
+	} else {
+		check_fail(rc, &err, path);
+		cr_assert_null(t.mb);
 	}
-	cr_log_info("fuzz model_tensors: %ld of %ld mutated inputs accepted", ok, n);
-	free(b.p);
-	unlink(path);
-	assert_no_leaks();
+	sb_tensor_table_release(&t);
+	return rc == 0;
 }
+FUZZ(model_tensors, tensors_seeds, 4, mutate, "")
 
-Test(fuzz, job_csv)
+static int check_job_csv(const char *path, struct sb_rng *r)
 {
-	struct sb_rng r = sb_rng_stream(test_seed("job_csv"), 0, 0, SB_RNG_TEST);
-	struct buf b = { 0 };
-	char path[64];
-	long it, n = iterations(), ok = 0;
-
-	temp_path(path, sizeof path);
-	for (it = 0; it < n; it++) {
-		struct sb_jobset js;
-		struct sb_err err = { 0 };
-		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
-		buf_set(&b, jobs_seeds[sb_rng_below(&r, 3)]);
-		for (k = 0; k < muts; k++)
-			mutate_jobs(&b, &r);
-		write_file(path, &b);
-		rc = sb_load_jobs_csv(path, &js, &err);
-		if (rc == 0) {
-			check_jobset(&js, path);
-			ok++;
-		} else {
-			check_fail(rc, &err, path);
-			cr_assert(js.n == 0 && !js.job && js.nmodel == 0 && !js.model);
-		}
-		sb_jobset_release(&js);
+	struct sb_jobset js;
+	struct sb_err err = { 0 };
+	int rc = sb_load_jobs_csv(path, &js, &err);
+	(void)r;
+	if (rc == 0) {
+		check_jobset(&js, path);
+	} else {
+		check_fail(rc, &err, path);
+		cr_assert(js.n == 0 && !js.job && js.nmodel == 0 && !js.model);
 	}
-	cr_log_info("fuzz job_csv: %ld of %ld mutated inputs accepted", ok, n);
-	free(b.p);
-	unlink(path);
-	assert_no_leaks();
+	sb_jobset_release(&js);
+	return rc == 0;
 }
+FUZZ(job_csv, jobs_seeds, 4, mutate_jobs, "")
 
 /* ------------------------------------------------------------------ */
 /* Pipeline-family profiles (pipeload.h)                               */
@@ -984,54 +888,37 @@ static void check_pmodel(const struct sb_pmodel *m, const char *path, int pbs)
 	}
 }
 
-static void fuzz_profile(const char *test, int dapple)
+/* A profile loaded by either loader: checked, or rejected and zeroed. */
+static int profile_result(int rc, const struct sb_err *err, struct sb_pmodel *m,
+			  const char *path, int pbs)
 {
-	struct sb_rng r = sb_rng_stream(test_seed(test), 0, 0, SB_RNG_TEST);
-	struct buf b = { 0 };
-	char path[64];
-	long it, n = iterations(), ok = 0;
-
-	if (dapple) {
-		int fd;
-		snprintf(path, sizeof path, "/tmp/sbfuzz-XXXXXX-pbs-4.txt");
-		fd = mkstemps(path, 10);
-		cr_assert_geq(fd, 0);
-		close(fd);
+	if (rc == 0) {
+		check_pmodel(m, path, pbs);
 	} else {
-		temp_path(path, sizeof path);
+		check_fail(rc, err, path);
+		cr_assert(m->n == 0 && !m->layer && !m->source[0], "not zeroed");
 	}
-	for (it = 0; it < n; it++) {
-		struct sb_pmodel m;
-		struct sb_err err = { 0 };
-		int k, muts = 1 + (int)sb_rng_below(&r, 4), rc;
-		int pbs = dapple ? 4 : 1 + (int)sb_rng_below(&r, 64);
-		buf_set(&b, profile_seeds[sb_rng_below(&r, 2)]);
-		for (k = 0; k < muts; k++)
-			mutate(&b, &r);
-		write_file(path, &b);
-		rc = dapple ? sb_load_dapple_profile(path, &m, &err)
-			    : sb_load_pipedream_profile(path, pbs, &m, &err);
-		if (rc == 0) {
-			check_pmodel(&m, path, pbs);
-			ok++;
-		} else {
-			check_fail(rc, &err, path);
-			cr_assert(m.n == 0 && !m.layer && !m.source[0], "not zeroed");
-		}
-		sb_pmodel_release(&m);
-	}
-	cr_log_info("fuzz %s: %ld of %ld mutated inputs accepted", test, ok, n);
-	free(b.p);
-	unlink(path);
-	assert_no_leaks();
+	sb_pmodel_release(m);
+	return rc == 0;
 }
 
-Test(fuzz, pipedream_profile)
+static int check_pipedream_profile(const char *path, struct sb_rng *r)
 {
-	fuzz_profile("pipedream_profile", 0);
+	struct sb_pmodel m;
+	struct sb_err err = { 0 };
+	int pbs = 1 + (int)sb_rng_below(r, 64);
+	return profile_result(sb_load_pipedream_profile(path, pbs, &m, &err), &err, &m, path,
+			      pbs);
 }
+FUZZ(pipedream_profile, profile_seeds, 4, mutate, "")
 
-Test(fuzz, dapple_profile)
+/* DAPPLE's loader reads the profile batch size from the file name. */
+static int check_dapple_profile(const char *path, struct sb_rng *r)
 {
-	fuzz_profile("dapple_profile", 1);
+	struct sb_pmodel m;
+	struct sb_err err = { 0 };
+	(void)r;
+	return profile_result(sb_load_dapple_profile(path, &m, &err), &err, &m, path, 4);
 }
+FUZZ(dapple_profile, profile_seeds, 4, mutate, "-pbs-4.txt")
+
