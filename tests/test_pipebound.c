@@ -68,6 +68,20 @@ static void rand_topo(struct sb_topo *t, int N, double mem, struct sb_rng *r)
 	t->latency = sb_rng_bernoulli(r, 0.5) ? 1e-5 * sb_rng_uniform(r) : 0;
 }
 
+/* Memory for one and a half microbatches of the hungriest stage, so that
+ * the in-flight caps bite. */
+static void tight_memory(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
+			 struct sb_topo *t)
+{
+	struct sb_pipe_costs c;
+	int s;
+	sb_pipe_costs_build(&c, p, m, t);
+	t->mem = 0;
+	for (s = 0; s < p->S; s++)
+		t->mem = sb_max(t->mem, c.mem_w[s] + 1.5 * c.mem_a[s]);
+	sb_pipe_costs_release(&c);
+}
+
 static double model_weight(const struct sb_pmodel *m)
 {
 	double w = 0;
@@ -363,15 +377,8 @@ Test(pipebound, lb_below_every_schedule)
 		rand_topo(&t, 1 + (int)sb_rng_below(&r, 8), 1e12, &r);
 		rand_plan(&p, &m, &t, 1 + (int)sb_rng_below(&r, 10), &r);
 		/* sometimes tight memory, so that caps bite */
-		if (sb_rng_bernoulli(&r, 0.3)) {
-			struct sb_pipe_costs c;
-			int s;
-			sb_pipe_costs_build(&c, &p, &m, &t);
-			t.mem = 0;
-			for (s = 0; s < p.S; s++)
-				t.mem = sb_max(t.mem, c.mem_w[s] + 1.5 * c.mem_a[s]);
-			sb_pipe_costs_release(&c);
-		}
+		if (sb_rng_bernoulli(&r, 0.3))
+			tight_memory(&p, &m, &t);
 		lb = sb_pipe_lb_plan(&p, &m, &t, NULL);
 		lbp = sb_pipe_lb_problem(&m, &t, p.batch, p.M);
 		cr_assert(lb > 0);
@@ -691,15 +698,8 @@ Test(pipebound, sched_milp_brackets)
 		rand_model(&m, 1 + (int)sb_rng_below(&r, 6), &r);
 		rand_topo(&t, 1 + (int)sb_rng_below(&r, 4), 1e12, &r);
 		rand_plan(&p, &m, &t, 1 + (int)sb_rng_below(&r, 5), &r);
-		if (sb_rng_bernoulli(&r, 0.4)) {
-			struct sb_pipe_costs c;
-			int s;
-			sb_pipe_costs_build(&c, &p, &m, &t);
-			t.mem = 0;
-			for (s = 0; s < p.S; s++)
-				t.mem = sb_max(t.mem, c.mem_w[s] + 1.5 * c.mem_a[s]);
-			sb_pipe_costs_release(&c);
-		}
+		if (sb_rng_bernoulli(&r, 0.4))
+			tight_memory(&p, &m, &t);
 		lb = sb_pipe_lb_plan(&p, &m, &t, NULL);
 		cr_assert_eq(sb_pipe_milp_sched(&p, &m, &t, &milp_opts, &mr, &err), 0, "%s",
 			     err.msg);
