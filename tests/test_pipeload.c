@@ -584,44 +584,6 @@ Test(pipeload, bad_input)
 /* Running out of memory                                               */
 /* ------------------------------------------------------------------ */
 
-/*
- * Make the k-th allocation fail for k = 1, 2, ... in a child process: the
- * call must return SB_EXIT_RUN with "out of memory", never crash; the loop
- * ends when it succeeds.
- */
-static void oom_sweep(int (*load)(const char *, struct sb_err *), const char *path,
-		      const char *prefix)
-{
-	int k, reported = 0;
-
-	for (k = 1; k < 400; k++) {
-		pid_t pid = fork();
-		int st;
-		cr_assert_geq(pid, 0);
-		if (pid == 0) {
-			struct sb_err err = { 0 };
-			int rc;
-			sb_alloc_fail_at(k);
-			rc = load(path, &err);
-			sb_alloc_fail_at(0);
-			if (rc == SB_EXIT_RUN && strstr(err.msg, "out of memory") &&
-			    !strncmp(err.msg, prefix, strlen(prefix)))
-				_exit(10);
-			_exit(rc == 0 ? 11 : 12);
-		}
-		cr_assert_eq(waitpid(pid, &st, 0), pid);
-		cr_assert(WIFEXITED(st), "k=%d: child died with signal %d", k,
-			  WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-		cr_assert(WEXITSTATUS(st) == 10 || WEXITSTATUS(st) == 11,
-			  "k=%d: exit %d", k, WEXITSTATUS(st));
-		reported += WEXITSTATUS(st) == 10;
-		if (WEXITSTATUS(st) == 11)
-			break;
-	}
-	cr_assert_lt(k, 400, "never succeeded");
-	cr_assert_gt(reported, 0);
-}
-
 static int load_pd_only(const char *path, struct sb_err *err)
 {
 	struct sb_pmodel m;
@@ -659,10 +621,10 @@ Test(pipeload, out_of_memory)
 	const char *p = sb_test_write(good_text);
 	const char *q = write_named("t-pbs-2.txt", good_text);
 
-	oom_sweep(load_pd_only, p, "cannot read pipedream profile");
-	oom_sweep(load_da_only, q, "cannot read dapple profile");
-	oom_sweep(analytic_only, "gnmt-16", "cannot build analytic model");
-	oom_sweep(topo_only, "2x8-nvlink-25gbe", "cannot build topology");
+	sb_test_oom_sweep(load_pd_only, p, "cannot read pipedream profile", 0);
+	sb_test_oom_sweep(load_da_only, q, "cannot read dapple profile", 0);
+	sb_test_oom_sweep(analytic_only, "gnmt-16", "cannot build analytic model", 0);
+	sb_test_oom_sweep(topo_only, "2x8-nvlink-25gbe", "cannot build topology", 0);
 	unlink(p);
 	remove_named(q);
 }

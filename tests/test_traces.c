@@ -1065,43 +1065,6 @@ Test(traces, tensors_small)
 /* Running out of memory                                               */
 /* ------------------------------------------------------------------ */
 
-/*
- * Make the k-th allocation fail for k = 1, 2, ... in a child process: the
- * loader must return SB_EXIT_RUN with "out of memory" (these loaders use
- * no fatal allocator), never crash; the loop ends when the load succeeds.
- */
-static void oom_sweep(int (*load)(const char *, struct sb_err *), const char *path)
-{
-	int k, reported = 0;
-
-	for (k = 1; k < 400; k++) {
-		pid_t pid = fork();
-		int st;
-		cr_assert_geq(pid, 0);
-		if (pid == 0) {
-			struct sb_err err = { 0 };
-			int rc;
-			sb_alloc_fail_at(k);
-			rc = load(path, &err);
-			sb_alloc_fail_at(0);
-			if (rc == SB_EXIT_RUN && strstr(err.msg, "out of memory") &&
-			    !strncmp(err.msg, "cannot read ", 12))
-				_exit(10);
-			_exit(rc == 0 ? 11 : 12);
-		}
-		cr_assert_eq(waitpid(pid, &st, 0), pid);
-		cr_assert(WIFEXITED(st), "k=%d: child died with signal %d", k,
-			  WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-		cr_assert(WEXITSTATUS(st) == 10 || WEXITSTATUS(st) == 11,
-			  "k=%d: exit %d", k, WEXITSTATUS(st));
-		reported += WEXITSTATUS(st) == 10;
-		if (WEXITSTATUS(st) == 11)
-			break;
-	}
-	cr_assert_lt(k, 400, "never succeeded");
-	cr_assert_gt(reported, 0);
-}
-
 static int load_tiresias_only(const char *path, struct sb_err *err)
 {
 	struct sb_trace t;
@@ -1150,11 +1113,11 @@ Test(traces, out_of_memory)
 	p[2] = sb_test_write("runtime\n1\n2\n3\n");
 	p[3] = sb_test_write(CL_HEAD "1,2,3,4,5\n");
 	p[4] = sb_test_write("model,tensor_index,size_mb\nb,1,2\na,0,1\nb,0,1\n");
-	oom_sweep(load_tiresias_only, p[0]);
-	oom_sweep(load_philly_only, p[1]);
-	oom_sweep(load_values_only, p[2]);
-	oom_sweep(load_cluster_only, p[3]);
-	oom_sweep(load_tensors_only, p[4]);
+	sb_test_oom_sweep(load_tiresias_only, p[0], "cannot read ", 0);
+	sb_test_oom_sweep(load_philly_only, p[1], "cannot read ", 0);
+	sb_test_oom_sweep(load_values_only, p[2], "cannot read ", 0);
+	sb_test_oom_sweep(load_cluster_only, p[3], "cannot read ", 0);
+	sb_test_oom_sweep(load_tensors_only, p[4], "cannot read ", 0);
 	for (i = 0; i < 5; i++)
 		unlink(p[i]);
 }

@@ -916,48 +916,6 @@ Test(workloads, etc_bad_input)
 /* Running out of memory                                               */
 /* ------------------------------------------------------------------ */
 
-/*
- * Make the k-th allocation fail for k = 1, 2, ... in a child process: the
- * loader must return SB_EXIT_RUN with "out of memory", or stop with exit
- * code 1 when the failing allocation is one of core's fatal ones
- * (sb_dag_alloc, sb_dag_finish), never crash; the loop ends when the load
- * succeeds. Children leave with _exit so the test runner is not involved.
- */
-static void oom_sweep(int (*load)(const char *, struct sb_err *), const char *path)
-{
-	int k, reported = 0;
-
-	for (k = 1; k < 400; k++) {
-		pid_t pid = fork();
-		int st;
-		cr_assert_geq(pid, 0);
-		if (pid == 0) {
-			struct sb_err err = { 0 };
-			int rc;
-			/* core's fatal allocators print "error: out of memory" */
-			if (!freopen("/dev/null", "w", stderr))
-				_exit(13);
-			sb_alloc_fail_at(k);
-			rc = load(path, &err);
-			sb_alloc_fail_at(0);
-			if (rc == SB_EXIT_RUN && strstr(err.msg, "out of memory") &&
-			    !strncmp(err.msg, "cannot read ", 12))
-				_exit(10);
-			_exit(rc == 0 ? 11 : 12);
-		}
-		cr_assert_eq(waitpid(pid, &st, 0), pid);
-		cr_assert(WIFEXITED(st), "k=%d: child died with signal %d", k,
-			  WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-		cr_assert(WEXITSTATUS(st) == 10 || WEXITSTATUS(st) == 11 ||
-			  WEXITSTATUS(st) == 1, "k=%d: exit %d", k, WEXITSTATUS(st));
-		reported += WEXITSTATUS(st) == 10;
-		if (WEXITSTATUS(st) == 11)
-			break;
-	}
-	cr_assert_lt(k, 400, "never succeeded");
-	cr_assert_gt(reported, 0);
-}
-
 static int load_graph_only(const char *path, struct sb_err *err)
 {
 	struct sb_dag g;
@@ -1007,10 +965,10 @@ Test(workloads, out_of_memory)
 
 	if (!g || !d || !s || !e)
 		cr_skip_test("data files not found");
-	oom_sweep(load_graph_only, g);
-	oom_sweep(load_devices_only, d);
-	oom_sweep(load_stg_only, s);
-	oom_sweep(load_etc_only, e);
+	sb_test_oom_sweep(load_graph_only, g, "cannot read ", 1);
+	sb_test_oom_sweep(load_devices_only, d, "cannot read ", 1);
+	sb_test_oom_sweep(load_stg_only, s, "cannot read ", 1);
+	sb_test_oom_sweep(load_etc_only, e, "cannot read ", 1);
 }
 
 /* ------------------------------------------------------------------ */

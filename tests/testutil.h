@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sb.h"
@@ -74,6 +75,51 @@ static inline void sb_test_expect_bad(int rc, const struct sb_err *err, const ch
 	for (i = 0; i < 3; i++)
 		if (want[i])
 			cr_assert(strstr(err->msg, want[i]), "'%s' not in: %s", want[i], err->msg);
+}
+
+/*
+ * Make the k-th allocation fail for k = 1, 2, ... in a child process
+ * while load(path) runs: the call must return SB_EXIT_RUN with "out of
+ * memory" in a message starting with `prefix`, or (allow_fatal: where a
+ * loader uses core's fatal allocators, which exit 1) exit with 1, never
+ * crash; the sweep ends when the load succeeds, and some failure must
+ * have been reported.
+ */
+static inline void sb_test_oom_sweep(int (*load)(const char *, struct sb_err *),
+				     const char *path, const char *prefix, int allow_fatal)
+{
+	int k, reported = 0;
+
+	for (k = 1; k < 400; k++) {
+		pid_t pid = fork();
+		int st, code;
+		cr_assert_geq(pid, 0);
+		if (pid == 0) {
+			struct sb_err err = { 0 };
+			int rc;
+			/* core's fatal allocators print "error: out of memory" */
+			if (!freopen("/dev/null", "w", stderr))
+				_exit(13);
+			sb_alloc_fail_at(k);
+			rc = load(path, &err);
+			sb_alloc_fail_at(0);
+			if (rc == SB_EXIT_RUN && strstr(err.msg, "out of memory") &&
+			    !strncmp(err.msg, prefix, strlen(prefix)))
+				_exit(10);
+			_exit(rc == 0 ? 11 : 12);
+		}
+		cr_assert_eq(waitpid(pid, &st, 0), pid);
+		cr_assert(WIFEXITED(st), "k=%d: child died with signal %d", k,
+			  WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+		code = WEXITSTATUS(st);
+		cr_assert(code == 10 || code == 11 || (allow_fatal && code == 1), "k=%d: exit %d",
+			  k, code);
+		reported += code == 10;
+		if (code == 11)
+			break;
+	}
+	cr_assert_lt(k, 400, "never succeeded");
+	cr_assert_gt(reported, 0);
 }
 
 #endif
