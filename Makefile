@@ -35,17 +35,18 @@ OPT      ?= -O2 -g
 CFLAGS   ?=
 CFLAGS   += -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) \
             $(WERROR) $(SAN) $(PKG_HDF5_CFLAGS) $(SB_MPI_DEF) \
-            -Icore -Iworkloads -I$(BUILD)
+            -I. -Icore -I$(BUILD)
 LDLIBS   := -lglpk $(PKG_HDF5_LIBS) -lgsl -lgslcblas -lm
 LDFLAGS  += $(SAN)
 
-CORE_SRC   := $(filter-out core/main.c,$(wildcard core/*.c))
+# the engine (core/*.c) and, one folder per family, everything else
+CORE_SRC   := $(filter-out core/main.c,$(sort $(wildcard core/*.c core/*/*.c)))
 POLICY_SRC := $(sort $(wildcard algorithms/*/*.c baselines/*/*.c))
-LOAD_SRC   := $(sort $(wildcard workloads/*.c))
-EXP_SRC    := $(sort $(wildcard experiments/*.c))
+LOAD_SRC   := $(sort $(wildcard workloads/*/*.c))
+EXP_SRC    := $(sort $(wildcard experiments/*/*.c))
 LIB_SRC    := $(CORE_SRC) $(POLICY_SRC) $(LOAD_SRC) $(EXP_SRC)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
-TEST_SRC   := $(sort $(wildcard tests/test_*.c))
+TEST_SRC   := $(sort $(wildcard tests/test_*.c tests/*/test_*.c))
 TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: FORCE validate-rf all help deps need-deps test test-run smoke smoke-run reproduce paper bench asan \
@@ -78,7 +79,7 @@ need-deps:
 # regenerated on every build (replaced only when it changes), so that a
 # removed policy file leaves no stale entry behind
 $(BUILD)/registry.def: FORCE scripts/gen-registry | $(BUILD)
-	@scripts/gen-registry $(POLICY_SRC) $(EXP_SRC) > $@.tmp && \
+	@scripts/gen-registry $(LIB_SRC) > $@.tmp && \
 	  (cmp -s $@.tmp $@ || mv $@.tmp $@); rm -f $@.tmp
 
 $(BUILD):
@@ -137,7 +138,7 @@ smoke-run: $(BIN) $(BUILD)/sbtest $(BUILD)/pcg_ref
 	@SB_PCG_REF=$(BUILD)/pcg_ref SB_BIN=$(BIN) $(BUILD)/sbtest --jobs $(JOBS) --filter '!(slow)/*'
 	$(BIN) run dag_density --quick --out results/smoke_dag_density.h5
 	@mkdir -p plots/out
-	SB=$(BIN) RESULTS=results/smoke_dag_density.h5 OUT=plots/out/smoke_dag_density gnuplot plots/dag_density.gp
+	SB=$(BIN) RESULTS=results/smoke_dag_density.h5 OUT=plots/out/smoke_dag_density gnuplot plots/dag/dag_density.gp
 	@echo "smoke: ok (plots/out/smoke_dag_density.png)"
 
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -169,11 +170,11 @@ data:
 # prints "skipped" and succeeds.
 PYTHON3 ?= /usr/bin/python3
 
-$(BUILD)/rf_tool: $(BUILD)/tests/rf_tool.o $(BUILD)/libsb.a
+$(BUILD)/rf_tool: $(BUILD)/tests/cluster/rf_tool.o $(BUILD)/libsb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 validate-rf: $(BUILD)/rf_tool
-	@$(PYTHON3) tests/rf_sklearn.py $(BUILD)/rf_tool
+	@$(PYTHON3) tests/cluster/rf_sklearn.py $(BUILD)/rf_tool
 
 new-baseline:
 	@sh scripts/new-baseline "$(FAMILY)" "$(NAME)"
@@ -184,4 +185,4 @@ mpi-check:
 clean:
 	rm -rf $(BUILD) build-asan bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(BUILD)/core/main.d $(BUILD)/tests/rf_tool.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(BUILD)/core/main.d $(BUILD)/tests/cluster/rf_tool.d

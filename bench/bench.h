@@ -14,9 +14,9 @@ extern const struct sb_col sb_bench_cluster_cols[];
 void sb_bench_cluster(struct sb_table *t, const char *data);
 
 /* Columns of the `pipeline` dataset of results/bench.h5. */
-extern const struct sb_col sb_bench_pipe_cols[];
+extern const struct sb_col sb_bench_pipeline_cols[];
 /* pipesim tasks/s per schedule and every planner's wall time (the figures'
  * models; a 100-layer chain on 64 GPUs); rows into t, table on stdout. */
-void sb_bench_pipe(struct sb_table *t);
+void sb_bench_pipeline(struct sb_table *t);
 
 #endif

@@ -5,10 +5,8 @@
  */
 #include "cli.h"
 #include "claims.h"
-#include "cluster.h"
-#include "pipe.h"
-#include "dag.h"
 #include "exp.h"
+#include "family.h"
 #include "h5.h"
 #include "lp.h"
 #include "registry.h"
@@ -26,11 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-int sb_cmd_eval(int argc, char **argv);
-
 static const char usage[] =
 	"usage: sb <command> [options]\n"
-	"  list [FAMILY]                       registered policies and experiments\n"
+	"  list [FAMILY|experiments|families] registered policies and experiments\n"
 	"  run EXPERIMENT [--quick] [--seed N] [--jobs N] [--set key=value]...\n"
 	"                 [--out FILE] [--data-dir DIR]\n"
 	"                                      run a sweep, write one HDF5 file\n"
@@ -55,65 +51,72 @@ static int bad_usage(const char *fmt, const char *arg)
 /* list                                                                */
 /* ------------------------------------------------------------------ */
 
+/* "dag, cluster, ..." into buf */
+static const char *family_names(char *buf, size_t len)
+{
+	int n, i;
+	const struct sb_family *const *f = sb_families(&n);
+	buf[0] = 0;
+	for (i = 0; i < n; i++) {
+		size_t u = strlen(buf);
+		snprintf(buf + u, len - u, "%s%s", i ? ", " : "", f[i]->name);
+	}
+	return buf;
+}
+
 static int cmd_list(int argc, char **argv)
 {
-	const char *fam = argc > 1 ? argv[1] : NULL;
+	const char *what = argc > 1 ? argv[1] : NULL;
 	int n, i;
-	const struct sb_dag_policy *const *p = sb_dag_policies(&n);
+	const struct sb_family *const *f = sb_families(&n);
 	const struct sb_experiment *const *e;
+	char known[512];
 
-	if (fam && strcmp(fam, "dag") && strcmp(fam, "cluster") && strcmp(fam, "pipeline") &&
-	    strcmp(fam, "experiments"))
-		return bad_usage("unknown family '%s' (known: dag, cluster, pipeline, experiments)",
-				 fam);
-	if (!fam || !strcmp(fam, "dag")) {
-		printf("%-6s %-12s %-10s %-28s %s\n", "family", "name", "role", "provenance",
-		       "description / citation");
-		for (i = 0; i < n; i++) {
-			const char *role = p[i]->partition && (p[i]->priority || p[i]->pick)
-				? "both" : p[i]->partition ? "partition" : "schedule";
-			printf("%-6s %-12s %-10s %-28s %s\n", "dag", p[i]->name, role,
-			       p[i]->provenance ? p[i]->provenance : "", p[i]->desc);
-			printf("%-6s %-12s %-10s %-28s   %s\n", "", "", "", "", p[i]->cite);
-		}
+	if (argc > 2)
+		return bad_usage("list: unexpected '%s'", argv[2]);
+	if (what && strcmp(what, "experiments") && strcmp(what, "families") &&
+	    !sb_family_find(what)) {
+		fprintf(stderr, "error: list: unknown family '%s' (known: %s; or experiments, "
+			"families)\n", what, family_names(known, sizeof known));
+		return SB_EXIT_INPUT;
 	}
-	if (!fam || !strcmp(fam, "cluster")) {
-		const struct sb_cluster_policy *const *c = sb_cluster_policies(&n);
-		printf("%s%-7s %-13s %-9s %-16s %s\n", fam ? "" : "\n", "family", "name", "role",
-		       "provenance", "description / citation");
-		for (i = 0; i < n; i++) {
-			printf("%-7s %-13s %-9s %-16s %s\n", "cluster", c[i]->name,
-			       c[i]->place ? "place" : "schedule",
-			       c[i]->provenance ? c[i]->provenance : "", c[i]->desc);
-			printf("%-7s %-13s %-9s %-16s   %s\n", "", "", "", "", c[i]->cite);
-		}
-	}
-	if (!fam || !strcmp(fam, "pipeline")) {
-		const struct sb_pipe_planner *const *pl = sb_pipe_planners(&n);
-		const struct sb_pipe_schedule *const *sc;
-		printf("%s%-8s %-16s %-9s %-22s %s\n", fam ? "" : "\n", "family", "name", "role",
-		       "provenance", "description / citation");
-		for (i = 0; i < n; i++) {
-			printf("%-8s %-16s %-9s %-22s %s (runs under %s)\n", "pipeline", pl[i]->name,
-			       "planner", pl[i]->provenance ? pl[i]->provenance : "", pl[i]->desc,
-			       pl[i]->schedule);
-			printf("%-8s %-16s %-9s %-22s   %s\n", "", "", "", "", pl[i]->cite);
-		}
-		sc = sb_pipe_schedules(&n);
-		for (i = 0; i < n; i++) {
-			printf("%-8s %-16s %-9s %-22s %s\n", "pipeline", sc[i]->name, "schedule",
-			       sc[i]->provenance ? sc[i]->provenance : "", sc[i]->desc);
-			printf("%-8s %-16s %-9s %-22s   %s\n", "", "", "", "", sc[i]->cite);
-		}
-	}
-	if (!fam || !strcmp(fam, "experiments")) {
-		e = sb_experiments(&n);
-		printf("\n%-16s %-6s %-8s %s\n", "experiment", "family", "figure", "description");
+	if (what && !strcmp(what, "families")) {
+		printf("%-10s %s\n", "family", "description");
 		for (i = 0; i < n; i++)
-			printf("%-16s %-6s %-8s %s\n", e[i]->name, e[i]->family, e[i]->figure,
+			printf("%-10s %s\n", f[i]->name, f[i]->desc);
+	}
+	for (i = 0; i < n; i++)
+		if (!what || !strcmp(what, f[i]->name)) {
+			if (!what && i)
+				putchar('\n');
+			f[i]->list(stdout);
+		}
+	if (!what || !strcmp(what, "experiments")) {
+		e = sb_experiments(&n);
+		printf("\n%-20s %-9s %-11s %s\n", "experiment", "family", "figure", "description");
+		for (i = 0; i < n; i++)
+			printf("%-20s %-9s %-11s %s\n", e[i]->name, e[i]->family, e[i]->figure,
 			       e[i]->desc);
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* eval                                                                */
+/* ------------------------------------------------------------------ */
+
+static int cmd_eval(int argc, char **argv)
+{
+	const struct sb_family *f = argc > 1 ? sb_family_find(argv[1]) : NULL;
+	char known[512];
+	if (!f) {
+		fprintf(stderr, "error: eval: unknown family '%s' (known: %s)\n",
+			argc > 1 ? argv[1] : "", family_names(known, sizeof known));
+		fputs("usage: sb eval FAMILY --policy NAME [inputs] [--bound] [--seed N] "
+		      "[--set key=value]... [--schedule-out FILE]\n", stderr);
+		return SB_EXIT_INPUT;
+	}
+	return f->eval(argc, argv);
 }
 
 /* ------------------------------------------------------------------ */
@@ -644,7 +647,7 @@ int sb_cli_main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "show")) {
 		rc = cmd_show(argc - 1, argv + 1);
 	} else if (!strcmp(argv[1], "eval")) {
-		rc = sb_cmd_eval(argc - 1, argv + 1);
+		rc = cmd_eval(argc - 1, argv + 1);
 	} else if (!strcmp(argv[1], "verify-claims")) {
 		rc = cmd_verify(argc - 1, argv + 1);
 	} else {

@@ -16,6 +16,7 @@
 #define SB_EXP_H
 
 #include "opts.h"
+#include "registry.h"
 #include "rng.h"
 #include "table.h"
 
@@ -70,6 +71,7 @@ struct sb_experiment {
 	/* Free c->state (optional). */
 	void (*teardown)(struct sb_exp_ctx *c);
 };
+SB_REGISTERED(sb_experiment);
 
 /* Register an input file read by setup: records its sha256 for the
  * provenance attributes. Returns 0 or SB_EXIT_INPUT. */

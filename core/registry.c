@@ -1,239 +1,104 @@
 /*
- * registry.c - the tables of registered policies and experiments, built
- * from the generated list $(BUILD)/registry.def (scripts/gen-registry).
- * Nothing here names a policy: adding a file adds an entry.
+ * registry.c - the table of every registered object, built from the
+ * generated list $(BUILD)/registry.def (scripts/gen-registry). Nothing here
+ * names a policy, a type or a family: adding a file adds an entry, adding a
+ * family adds a type.
  */
-#include "cluster.h"
-#include "dag.h"
-#include "pipe.h"
 #include "registry.h"
 #include "exp.h"
+#include "family.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* Each entry is declared with its own (incomplete) struct type: only its
+ * address is taken here, and its name read through the first member. */
 #define SB_REG(type, var, file) extern const struct sb_##type var;
 #include "registry.def"
 #undef SB_REG
 
 struct entry {
-	const void *p;
+	const char *type;
+	const void *obj;
 	const char *file;
 };
 
-/* One table per type: every SB_REG_<type> skips its entries, except the
- * one a table switches to KEEP while it includes the list. */
-#define SB_REG(type, var, file) SB_REG_##type(var, file)
-#define KEEP(var, file) { &var, file },
-#define SKIP(var, file)
-#define SB_REG_dag_policy SKIP
-#define SB_REG_cluster_policy SKIP
-#define SB_REG_pipe_schedule SKIP
-#define SB_REG_pipe_planner SKIP
-#define SB_REG_experiment SKIP
-
-#undef SB_REG_dag_policy
-#define SB_REG_dag_policy KEEP
-static const struct entry dag_entries[] = {
+#define SB_REG(type, var, file) { #type, &var, file },
+static const struct entry entries[] = {
 #include "registry.def"
-	{ NULL, NULL }
+	{ NULL, NULL, NULL }
 };
-#undef SB_REG_dag_policy
-#define SB_REG_dag_policy SKIP
+#undef SB_REG
 
-#undef SB_REG_cluster_policy
-#define SB_REG_cluster_policy KEEP
-static const struct entry cluster_entries[] = {
-#include "registry.def"
-	{ NULL, NULL }
-};
-#undef SB_REG_cluster_policy
-#define SB_REG_cluster_policy SKIP
+#define NENTRY (sizeof entries / sizeof entries[0] - 1)
 
-#undef SB_REG_pipe_schedule
-#define SB_REG_pipe_schedule KEEP
-static const struct entry pipe_sched_entries[] = {
-#include "registry.def"
-	{ NULL, NULL }
-};
-#undef SB_REG_pipe_schedule
-#define SB_REG_pipe_schedule SKIP
-
-#undef SB_REG_experiment
-#define SB_REG_experiment KEEP
-static const struct entry exp_entries[] = {
-#include "registry.def"
-	{ NULL, NULL }
-};
-#undef SB_REG_experiment
-#define SB_REG_experiment SKIP
-
-#undef SB_REG_pipe_planner
-#define SB_REG_pipe_planner KEEP
-static const struct entry pipe_planner_entries[] = {
-#include "registry.def"
-	{ NULL, NULL }
-};
-#undef SB_REG_pipe_planner
-#define SB_REG_pipe_planner SKIP
-
-static const char *dag_name(const void *p) { return ((const struct sb_dag_policy *)p)->name; }
-static const char *cluster_name(const void *p)
-{
-	return ((const struct sb_cluster_policy *)p)->name;
-}
-static const char *exp_name(const void *p) { return ((const struct sb_experiment *)p)->name; }
-static const char *pipe_sched_name(const void *p)
-{
-	return ((const struct sb_pipe_schedule *)p)->name;
-}
-static const char *pipe_planner_name(const void *p)
-{
-	return ((const struct sb_pipe_planner *)p)->name;
-}
-
-struct table {
-	const struct entry *e;
-	const char *(*name)(const void *);
-	int n;
-	const void **sorted;   /* by name */
-};
-
-#define NSLOT(a) (sizeof a / sizeof a[0])
-static const void *dag_sorted[NSLOT(dag_entries)];
-static const void *cluster_sorted[NSLOT(cluster_entries)];
-static const void *exp_sorted[NSLOT(exp_entries)];
-static const void *pipe_sched_sorted[NSLOT(pipe_sched_entries)];
-static const void *pipe_planner_sorted[NSLOT(pipe_planner_entries)];
-
-/* (static storage: no allocation, so lookups work whatever a test does to
- * the allocator) */
-static struct table tables[5] = {
-	{ dag_entries, dag_name, -1, dag_sorted },
-	{ cluster_entries, cluster_name, -1, cluster_sorted },
-	{ exp_entries, exp_name, -1, exp_sorted },
-	{ pipe_sched_entries, pipe_sched_name, -1, pipe_sched_sorted },
-	{ pipe_planner_entries, pipe_planner_name, -1, pipe_planner_sorted },
-};
-
-static const char *(*cmp_name)(const void *);
+/* entries sorted by (type, name), built on first use; static storage */
+static const struct entry *sorted[NENTRY + 1];
+static const void *objs[NENTRY + 1];
+static const char *types[NENTRY + 1];
+static int ntypes = -1;
 
 static int cmp_entry(const void *a, const void *b)
 {
-	return strcmp(cmp_name(*(const void *const *)a), cmp_name(*(const void *const *)b));
+	const struct entry *x = *(const struct entry *const *)a;
+	const struct entry *y = *(const struct entry *const *)b;
+	int c = strcmp(x->type, y->type);
+	return c ? c : strcmp(sb_registry_name(x->obj), sb_registry_name(y->obj));
 }
 
-/* The table sorted by name (built on first use; the registry is static). */
-static struct table *get(int k)
+static void build(void)
 {
-	struct table *t = &tables[k];
-	int i;
-	if (t->n >= 0)
-		return t;
-	for (i = 0; t->e[i].p; i++)
-		t->sorted[i] = t->e[i].p;
-	t->n = i;
-	cmp_name = t->name;
-	qsort(t->sorted, (size_t)t->n, sizeof *t->sorted, cmp_entry);
-	return t;
+	size_t i;
+	if (ntypes >= 0)
+		return;
+	for (i = 0; i < NENTRY; i++)
+		sorted[i] = &entries[i];
+	qsort(sorted, NENTRY, sizeof *sorted, cmp_entry);
+	ntypes = 0;
+	for (i = 0; i < NENTRY; i++) {
+		objs[i] = sorted[i]->obj;
+		if (i == 0 || strcmp(sorted[i]->type, sorted[i - 1]->type))
+			types[ntypes++] = sorted[i]->type;
+	}
 }
 
-static const void *find(int k, const char *name)
+const void *const *sb_registry_list(const char *type, int *n)
 {
-	struct table *t = get(k);
-	int i;
-	for (i = 0; i < t->n; i++)
-		if (strcmp(t->name(t->e[i].p), name) == 0)
-			return t->e[i].p;
+	size_t lo = 0, hi;
+	build();
+	while (lo < NENTRY && strcmp(sorted[lo]->type, type))
+		lo++;
+	for (hi = lo; hi < NENTRY && !strcmp(sorted[hi]->type, type); hi++)
+		;
+	*n = (int)(hi - lo);
+	return &objs[lo];
+}
+
+const void *sb_registry_find(const char *type, const char *name)
+{
+	int n, i;
+	const void *const *l = sb_registry_list(type, &n);
+	for (i = 0; i < n; i++)
+		if (!strcmp(sb_registry_name(l[i]), name))
+			return l[i];
 	return NULL;
 }
 
-static const char *file_of(int k, const void *p)
+const char *sb_registry_file(const void *obj)
 {
-	struct table *t = get(k);
-	int i;
-	for (i = 0; i < t->n; i++)
-		if (t->e[i].p == p)
-			return t->e[i].file;
+	size_t i;
+	for (i = 0; i < NENTRY; i++)
+		if (entries[i].obj == obj)
+			return entries[i].file;
 	return NULL;
 }
 
-const struct sb_dag_policy *const *sb_dag_policies(int *n)
+const char *const *sb_registry_types(int *n)
 {
-	struct table *t = get(0);
-	*n = t->n;
-	return (const struct sb_dag_policy *const *)t->sorted;
+	build();
+	*n = ntypes;
+	return types;
 }
 
-const struct sb_dag_policy *sb_dag_policy_find(const char *name)
-{
-	return find(0, name);
-}
-
-const char *sb_dag_policy_file(const struct sb_dag_policy *p)
-{
-	return file_of(0, p);
-}
-
-const struct sb_cluster_policy *const *sb_cluster_policies(int *n)
-{
-	struct table *t = get(1);
-	*n = t->n;
-	return (const struct sb_cluster_policy *const *)t->sorted;
-}
-
-const struct sb_cluster_policy *sb_cluster_policy_find(const char *name)
-{
-	return find(1, name);
-}
-
-const char *sb_cluster_policy_file(const struct sb_cluster_policy *p)
-{
-	return file_of(1, p);
-}
-
-const struct sb_experiment *const *sb_experiments(int *n)
-{
-	struct table *t = get(2);
-	*n = t->n;
-	return (const struct sb_experiment *const *)t->sorted;
-}
-
-const struct sb_experiment *sb_experiment_find(const char *name)
-{
-	return find(2, name);
-}
-
-const char *sb_experiment_file(const struct sb_experiment *e)
-{
-	return file_of(2, e);
-}
-
-const struct sb_pipe_schedule *const *sb_pipe_schedules(int *n)
-{
-	struct table *t = get(3);
-	*n = t->n;
-	return (const struct sb_pipe_schedule *const *)t->sorted;
-}
-
-const struct sb_pipe_schedule *sb_pipe_schedule_find(const char *name)
-{
-	return find(3, name);
-}
-
-const struct sb_pipe_planner *const *sb_pipe_planners(int *n)
-{
-	struct table *t = get(4);
-	*n = t->n;
-	return (const struct sb_pipe_planner *const *)t->sorted;
-}
-
-const struct sb_pipe_planner *sb_pipe_planner_find(const char *name)
-{
-	return find(4, name);
-}
-
-const char *sb_pipe_planner_file(const struct sb_pipe_planner *p)
-{
-	return file_of(4, p);
-}
+SB_REGISTRY_ACCESSORS(experiment, sb_experiments)
+SB_REGISTRY_ACCESSORS(family, sb_families)

@@ -7,15 +7,15 @@
  *
  * Contract (core/cluster.h, struct sb_cluster_policy): the simulator owns
  * the event loop and calls schedule() after every batch of simultaneous
- * events; start jobs with sb_csim_start (the run's placer picks the GPUs)
- * and preempt them with sb_csim_preempt. A non-clairvoyant policy sees
- * job->iters == -1; progress is sb_csim_done, service sb_csim_attained.
+ * events; start jobs with sb_cluster_sim_start (the run's placer picks the GPUs)
+ * and preempt them with sb_cluster_sim_preempt. A non-clairvoyant policy sees
+ * job->iters == -1; progress is sb_cluster_sim_done, service sb_cluster_sim_attained.
  * core/clusterutil.h has queues and dispatchers (list, priority). Take
  * every random draw from the rng given to init. The harness validates
  * every run with the independent checker and the lower bound LB1.
  * (A placer instead fills only .place: see baselines/cluster/packed.c.)
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 
 static const struct sb_param params[] = {
 	/* { "name", default, min, max, integer?, "help" }, */
@@ -33,7 +33,7 @@ static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng
 	struct state *st = SB_NEW(struct state, 1);
 	(void)rng;
 	st->qmin = sb_opts_get(o, "qmin");
-	st->key = SB_NEW(double, sb_csim_njobs(s));
+	st->key = SB_NEW(double, sb_cluster_sim_njobs(s));
 	return st;
 }
 
@@ -48,11 +48,11 @@ static void schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
 	int n, i;
-	const int *act = sb_csim_active(s, &n);
+	const int *act = sb_cluster_sim_active(s, &n);
 	/* Example: fewest GPUs first, preemptive. Replace with your policy. */
 	for (i = 0; i < n; i++)
-		st->key[act[i]] = sb_csim_job(s, act[i])->gpus;
-	sb_cl_dispatch_priority(s, st->key, st->qmin);
+		st->key[act[i]] = sb_cluster_sim_job(s, act[i])->gpus;
+	sb_cluster_dispatch_priority(s, st->key, st->qmin);
 }
 
 const struct sb_cluster_policy sb_cluster_policy_@IDENT@ = {

@@ -14,8 +14,8 @@
  * schedulers), set plan->has_plan and plan_start/plan_finish/plan_makespan
  * and use .default_sched = "heft-order".
  */
-#include "dag.h"
-#include "dagutil.h"
+#include "dag/dag.h"
+#include "dag/util.h"
 
 static const struct sb_param params[] = {
 	/* { "name", default, min, max, integer?, "help" }, */

@@ -5,7 +5,7 @@
  * <The algorithm in a few sentences. Say what is verified from a public
  *  source and what is your own choice.>
  *
- * Contract (core/pipe.h, struct sb_pipe_planner): plan() gets the model
+ * Contract (core/pipe.h, struct sb_pipeline_planner): plan() gets the model
  * (a chain of layers, per-sample costs), the topology (GPUs, bandwidth
  * matrix, memory), the global batch and M (0: choose it) and fills a plan:
  * S stages of contiguous layers, each on r GPUs that split every
@@ -14,11 +14,11 @@
  * the timeline with the independent checker, and compares it with the
  * lower bound of core/pipebound.c. Return SB_EXIT_RUN when no plan of
  * your family fits the GPUs' memory. core/pipe.h also has prefix sums
- * (sb_pipe_prefix) and the memory of a stage (sb_pipe_stage_mem).
+ * (sb_pipeline_prefix) and the memory of a stage (sb_pipeline_stage_mem).
  *
  * This starting point: S stages of equal layer counts, one GPU each.
  */
-#include "pipe.h"
+#include "pipeline/pipeline.h"
 
 #include <stdio.h>
 
@@ -28,13 +28,13 @@ static const struct sb_param params[] = {
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
-static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
-		struct sb_pipe_plan *out, struct sb_err *err)
+static int plan(const struct sb_pipeline_problem *pb, const struct sb_opts *o,
+		struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	const struct sb_pmodel *m = pb->model;
 	const struct sb_topo *t = pb->topo;
-	const struct sb_pipe_schedule *sc = pb->sched ? pb->sched : sb_pipe_schedule_find("1f1b");
-	struct sb_pipe_prefix x;
+	const struct sb_pipeline_schedule *sc = pb->sched ? pb->sched : sb_pipeline_schedule_find("1f1b");
+	struct sb_pipeline_prefix x;
 	int S = (int)sb_opts_get(o, "stages"), M = pb->M > 0 ? pb->M : 32, s, rc = 0;
 
 	if (S == 0 || S > t->n)
@@ -43,7 +43,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 		S = m->n;
 	if (M > pb->batch)
 		M = (int)pb->batch;
-	sb_pipe_plan_init(out, S, 1);
+	sb_pipeline_plan_init(out, S, 1);
 	out->M = M;
 	out->batch = pb->batch;
 	out->kappa = pb->kappa;
@@ -57,22 +57,22 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	}
 	/* every stage must hold its parameters and the microbatches the
 	 * schedule keeps in flight */
-	sb_pipe_prefix_init(&x, m);
+	sb_pipeline_prefix_init(&x, m);
 	for (s = 0; s < S && !rc; s++) {
-		double mem = sb_pipe_stage_mem(m, &x, out->st[s].first, out->st[s].last, 1,
-					       pb->batch / M, sb_pipe_sched_cap(sc, out, s, NULL),
+		double mem = sb_pipeline_stage_mem(m, &x, out->st[s].first, out->st[s].last, 1,
+					       pb->batch / M, sb_pipeline_sched_cap(sc, out, s, NULL),
 					       pb->kappa, 0);
 		if (mem > t->mem)
 			rc = sb_err_set(err, SB_EXIT_RUN, "@NAME@: stage %d needs %.3g GB per GPU, "
 					"the GPUs have %.3g", s, mem / 1e9, t->mem / 1e9);
 	}
-	sb_pipe_prefix_release(&x);
+	sb_pipeline_prefix_release(&x);
 	if (rc)
-		sb_pipe_plan_release(out);
+		sb_pipeline_plan_release(out);
 	return rc;
 }
 
-const struct sb_pipe_planner sb_pipe_planner_@IDENT@ = {
+const struct sb_pipeline_planner sb_pipeline_planner_@IDENT@ = {
 	.name = "@NAME@",
 	.cite = "<Authors, Title, Venue Year>",
 	.desc = "<one line for sb list>",

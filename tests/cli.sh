@@ -36,7 +36,7 @@ expect 2 "cannot open results" -- "$SB" show "$tmp/missing.h5"
 printf 'not hdf5\n' > "$tmp/junk.h5"
 expect 2 "not an HDF5" -- "$SB" show "$tmp/junk.h5"
 expect 0 "heft" -- "$SB" list dag
-expect 0 "tf_graphs" -- "$SB" list experiments
+expect 0 "dag_graphs" -- "$SB" list experiments
 
 # eval: bad inputs name the file and line
 printf 'Id,out,in,coloc,tensor,ops,ram,dc,name\n1,2,,,5,x,1,NO,a\n' > "$tmp/g.csv"
@@ -79,7 +79,7 @@ fi
 # at wall-clock ones, so MILP bounds are the same whatever the load) and of
 # the cluster simulations (random forests, policy streams), and of the
 # pipeline planners on random topologies
-for e in dag_milp dag_stg cl_load cl_pred pl_irregular pl_bound; do
+for e in dag_milp dag_stg cluster_load cluster_pred pipeline_irregular pipeline_bound; do
 	if "$SB" run $e --quick --seed 5 --jobs 1 --out "$tmp/m1.h5" 2>"$tmp/e1" &&
 	   "$SB" run $e --quick --seed 5 --jobs 2 --out "$tmp/m2.h5" 2>"$tmp/e2"; then
 		"$SB" export "$tmp/m1.h5" points --exact > "$tmp/m1.txt"

@@ -19,12 +19,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "workloads/cluster/jobs.h"
 #include "json.h"
-#include "pipeload.h"
+#include "workloads/pipeline/load.h"
 #include "testutil.h"
-#include "trace.h"
-#include "workloads.h"
+#include "workloads/cluster/trace.h"
+#include "workloads/dag/load.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SB_TEST_ASAN 1

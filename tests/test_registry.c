@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dag.h"
+#include "dag/dag.h"
 #include "exp.h"
-#include "pipe.h"
+#include "pipeline/pipeline.h"
 #include "registry.h"
 
 /* "baselines/dag/m-topo.c" -> "m-topo" */
@@ -105,11 +105,11 @@ Test(registry, experiments_well_formed)
 Test(registry, pipeline_planners_and_schedules_well_formed)
 {
 	int n, i, j;
-	const struct sb_pipe_planner *const *p = sb_pipe_planners(&n);
-	const struct sb_pipe_schedule *const *sc;
+	const struct sb_pipeline_planner *const *p = sb_pipeline_planners(&n);
+	const struct sb_pipeline_schedule *const *sc;
 	for (i = 0; i < n; i++) {
 		char base[64];
-		const char *file = sb_pipe_planner_file(p[i]);
+		const char *file = sb_pipeline_planner_file(p[i]);
 		cr_assert(file, "%s has no file", p[i]->name);
 		base_name(file, base, sizeof base);
 		cr_assert_str_eq(p[i]->name, base, "planner name must equal its file name");
@@ -117,16 +117,16 @@ Test(registry, pipeline_planners_and_schedules_well_formed)
 		cr_assert(p[i]->desc && p[i]->desc[0], "%s: no description", p[i]->name);
 		cr_assert(p[i]->provenance && p[i]->provenance[0], "%s: no provenance", p[i]->name);
 		cr_assert(p[i]->plan, "%s: no plan hook", p[i]->name);
-		cr_assert(p[i]->schedule && sb_pipe_schedule_find(p[i]->schedule),
+		cr_assert(p[i]->schedule && sb_pipeline_schedule_find(p[i]->schedule),
 			  "%s: its schedule '%s' is not registered", p[i]->name,
 			  p[i]->schedule ? p[i]->schedule : "(null)");
 		check_params(p[i]->params, p[i]->name);
 		for (j = 0; j < i; j++)
 			cr_assert_str_neq(p[i]->name, p[j]->name, "duplicate planner name");
-		cr_assert_eq(sb_pipe_planner_find(p[i]->name), p[i]);
+		cr_assert_eq(sb_pipeline_planner_find(p[i]->name), p[i]);
 	}
-	cr_assert_null(sb_pipe_planner_find("no-such-planner"));
-	sc = sb_pipe_schedules(&n);
+	cr_assert_null(sb_pipeline_planner_find("no-such-planner"));
+	sc = sb_pipeline_schedules(&n);
 	cr_assert_geq(n, 2);
 	for (i = 0; i < n; i++) {
 		cr_assert(sc[i]->cite && sc[i]->cite[0], "%s: no citation", sc[i]->name);
@@ -137,6 +137,6 @@ Test(registry, pipeline_planners_and_schedules_well_formed)
 		check_params(sc[i]->params, sc[i]->name);
 		for (j = 0; j < i; j++)
 			cr_assert_str_neq(sc[i]->name, sc[j]->name, "duplicate schedule name");
-		cr_assert_eq(sb_pipe_schedule_find(sc[i]->name), sc[i]);
+		cr_assert_eq(sb_pipeline_schedule_find(sc[i]->name), sc[i]);
 	}
 }

@@ -33,7 +33,7 @@
 #ifndef SB_ASRPT_H
 #define SB_ASRPT_H
 
-#include "cluster.h"
+#include "cluster/cluster.h"
 
 enum sb_asrpt_dispatch { SB_ASRPT_D1 = 1, SB_ASRPT_D1B = 2, SB_ASRPT_D2 = 3 };
 enum sb_asrpt_predict {

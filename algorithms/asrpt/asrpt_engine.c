@@ -4,7 +4,7 @@
  * See asrpt.h for the paper, what is verified and what is ours.
  */
 #include "asrpt.h"
-#include "clusterutil.h"
+#include "cluster/util.h"
 #include "heap.h"
 #include "rf.h"
 
@@ -144,9 +144,9 @@ void sb_asrpt_features(const struct sb_job *job, const struct sb_model *m,
 /* Features of job j as known now (at its arrival). */
 static void features(const struct state *st, struct sb_csim *s, int j, double *x)
 {
-	const struct sb_job *job = sb_csim_job(s, j);
-	sb_asrpt_features(job, sb_csim_model(s, j),
-			  job->family >= 0 ? &st->fam[job->family] : NULL, sb_csim_now(s), x);
+	const struct sb_job *job = sb_cluster_sim_job(s, j);
+	sb_asrpt_features(job, sb_cluster_sim_model(s, j),
+			  job->family >= 0 ? &st->fam[job->family] : NULL, sb_cluster_sim_now(s), x);
 }
 
 static struct shape *find_shape(struct state *st, int model, int gpus, int create)
@@ -189,7 +189,7 @@ static void train(struct state *st);
 
 static double predict(struct state *st, struct sb_csim *s, int j)
 {
-	const struct sb_job *job = sb_csim_job(s, j);
+	const struct sb_job *job = sb_cluster_sim_job(s, j);
 	double p;
 
 	if (st->predict == SB_ASRPT_ORACLE) {
@@ -205,7 +205,7 @@ static double predict(struct state *st, struct sb_csim *s, int j)
 			train(st);
 		p = exp(sb_rf_predict(&st->rf, st->x + (size_t)j * NFEAT));
 	} else {
-		p = fallback(st, job, sb_csim_tau_ref(s, j));
+		p = fallback(st, job, sb_cluster_sim_tau_ref(s, j));
 	}
 	return p < 1 ? 1 : p;
 }
@@ -240,7 +240,7 @@ static void train(struct state *st)
 
 static double vwork(struct sb_csim *s, int j, double iters)
 {
-	return sb_csim_job(s, j)->gpus * iters * sb_csim_tau_ref(s, j);
+	return sb_cluster_sim_job(s, j)->gpus * iters * sb_cluster_sim_tau_ref(s, j);
 }
 
 static void vm_push(struct state *st, int j, double r)
@@ -344,8 +344,8 @@ void *sb_asrpt_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *r
 		    int dispatch, int predict_mode)
 {
 	struct state *st = SB_NEW(struct state, 1);
-	const struct sb_cluster *cl = sb_csim_cluster(s);
-	int n = sb_csim_njobs(s), j;
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
+	int n = sb_cluster_sim_njobs(s), j;
 
 	st->dispatch = dispatch;
 	st->predict = predict_mode;
@@ -364,7 +364,7 @@ void *sb_asrpt_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *r
 	st->nhat = SB_NEW(double, n);
 	st->x = SB_NEW(double, (size_t)n * NFEAT);
 	for (j = 0; j < n; j++) {
-		const struct sb_job *job = sb_csim_job(s, j);
+		const struct sb_job *job = sb_cluster_sim_job(s, j);
 		if (job->family + 1 > st->nfam)
 			st->nfam = job->family + 1;
 		if (job->model + 1 > st->nmodel)
@@ -391,10 +391,10 @@ void *sb_asrpt_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *r
 	st->finish = SB_NEW(double, n);
 	for (j = 0; j < n; j++) {
 		st->finish[j] = NAN;
-		st->tref[j] = sb_csim_tau_ref(s, j);
-		st->gpus[j] = sb_csim_job(s, j)->gpus;
+		st->tref[j] = sb_cluster_sim_tau_ref(s, j);
+		st->gpus[j] = sb_cluster_sim_job(s, j)->gpus;
 	}
-	st->vt = sb_csim_now(s);
+	st->vt = sb_cluster_sim_now(s);
 	return st;
 }
 
@@ -464,19 +464,19 @@ void sb_asrpt_on_arrival(void *ctx, struct sb_csim *s, int j)
 	struct state *st = ctx;
 	features(st, s, j, st->x + (size_t)j * NFEAT);
 	st->nhat[j] = predict(st, s, j);
-	vm_advance(st, sb_csim_now(s));
+	vm_advance(st, sb_cluster_sim_now(s));
 	vm_add(st, j, vwork(s, j, st->nhat[j]));
 }
 
 void sb_asrpt_on_finish(void *ctx, struct sb_csim *s, int j)
 {
 	struct state *st = ctx;
-	const struct sb_job *job = sb_csim_job(s, j);
-	double n = (double)sb_csim_done(s, j), ln = log(n);
+	const struct sb_job *job = sb_cluster_sim_job(s, j);
+	double n = (double)sb_cluster_sim_done(s, j), ln = log(n);
 
-	vm_advance(st, sb_csim_now(s));
+	vm_advance(st, sb_cluster_sim_now(s));
 	vm_remove(st, j);
-	st->finish[j] = sb_csim_now(s);
+	st->finish[j] = sb_cluster_sim_now(s);
 	/* the true count is known now: history and training data */
 	st->nhat[j] = n;
 	if (job->family >= 0) {
@@ -484,7 +484,7 @@ void sb_asrpt_on_finish(void *ctx, struct sb_csim *s, int j)
 		f->count++;
 		f->sum_log += ln;
 		f->last_log = ln;
-		f->last_time = sb_csim_now(s);
+		f->last_time = sb_cluster_sim_now(s);
 	}
 	sorted_add(&find_shape(st, job->model, job->gpus, 1)->v, n * st->tref[j]);
 	sorted_add(&st->per_model[job->model], n * st->tref[j]);
@@ -498,14 +498,14 @@ void sb_asrpt_on_finish(void *ctx, struct sb_csim *s, int j)
 static double adapt(struct state *st, struct sb_csim *s)
 {
 	int n, i;
-	const int *run = sb_csim_running(s, &n);
-	double now = sb_csim_now(s), next = INFINITY;
+	const int *run = sb_cluster_sim_running(s, &n);
+	double now = sb_cluster_sim_now(s), next = INFINITY;
 	for (i = 0; i < n; i++) {
 		int j = run[i];
 		double done;
 		if (st->tau_run[j] == 0)
-			st->tau_run[j] = sb_csim_tau(s, j) / sb_csim_tau_ref(s, j);
-		done = (double)sb_csim_done(s, j);
+			st->tau_run[j] = sb_cluster_sim_tau(s, j) / sb_cluster_sim_tau_ref(s, j);
+		done = (double)sb_cluster_sim_done(s, j);
 		if (done >= st->nhat[j]) {
 			double nh = sb_max(st->nhat[j], ceil((1 + st->gamma) * done));
 			if (nh <= done)
@@ -513,7 +513,7 @@ static double adapt(struct state *st, struct sb_csim *s)
 			vm_add(st, j, vwork(s, j, nh - st->nhat[j]));
 			st->nhat[j] = nh;
 		}
-		next = sb_min(next, now + (st->nhat[j] - done) * sb_csim_tau(s, j));
+		next = sb_min(next, now + (st->nhat[j] - done) * sb_cluster_sim_tau(s, j));
 	}
 	return next;
 }
@@ -521,24 +521,24 @@ static double adapt(struct state *st, struct sb_csim *s)
 void sb_asrpt_schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
-	double now = sb_csim_now(s), wake;
+	double now = sb_cluster_sim_now(s), wake;
 
 	vm_advance(st, now);
 	adapt(st, s);
 	if (st->dispatch == SB_ASRPT_D2) {
 		int n, i;
-		const int *act = sb_csim_active(s, &n);
+		const int *act = sb_cluster_sim_active(s, &n);
 		for (i = 0; i < n; i++) {
 			int j = act[i];
 			if (st->in_vm[j])
 				st->key[j] = st->cur == j ? st->rcur : st->vrem[j];
 			else
 				st->key[j] = vwork(s, j, sb_max(0, st->nhat[j] -
-							   (double)sb_csim_done(s, j)));
+							   (double)sb_cluster_sim_done(s, j)));
 		}
-		sb_cl_dispatch_priority(s, st->key, st->qmin);
+		sb_cluster_dispatch_priority(s, st->key, st->qmin);
 	} else {
-		sb_cl_dispatch_list(s, &st->ready, st->dispatch == SB_ASRPT_D1);
+		sb_cluster_dispatch_list(s, &st->ready, st->dispatch == SB_ASRPT_D1);
 	}
 	/* the runs started now get their slowdown recorded, and the next
 	 * instant a running job reaches its prediction is a wake-up (exact
@@ -549,5 +549,5 @@ void sb_asrpt_schedule(void *ctx, struct sb_csim *s)
 	if (st->cur >= 0)
 		wake = sb_min(wake, st->vt + st->rcur / st->N);
 	if (wake > now && isfinite(wake))
-		sb_csim_wake(s, wake);
+		sb_cluster_sim_wake(s, wake);
 }

@@ -22,7 +22,7 @@
  * the simulator); its gap to the exact placement ILP is measured in
  * figure F9.
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 
 #include <string.h>
 
@@ -167,18 +167,18 @@ static void refine(const struct sb_jobgraph *h, const struct inc *x, int *asg, i
 static int place(const struct sb_csim *s, int j, const struct sb_opts *o,
 		 struct sb_rng *rng, int *gpus)
 {
-	const struct sb_cluster *cl = sb_csim_cluster(s);
-	const struct sb_jobgraph *h = sb_csim_graph(s, j);
-	const unsigned char *fg = sb_csim_gpu_free(s);
-	const int *fr = sb_csim_free_per_server(s);
-	const struct sb_job *job = sb_csim_job(s, j);
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
+	const struct sb_jobgraph *h = sb_cluster_sim_graph(s, j);
+	const unsigned char *fg = sb_cluster_sim_gpu_free(s);
+	const int *fr = sb_cluster_sim_free_per_server(s);
+	const struct sb_job *job = sb_cluster_sim_job(s, j);
 	int g = job->gpus, passes = (int)sb_opts_get(o, "passes"), k, i, v;
 	int *srv = SB_NEW(int, cl->nserver), *asg, *best, *used, *cap;
 	struct inc x;
 	double cut_a, cut_b;
 
 	(void)rng;
-	k = sb_cl_pick_servers(s, g, srv);
+	k = sb_cluster_pick_servers(s, g, srv);
 	if (k == 0) {
 		sb_free(srv);
 		return -1;

@@ -67,12 +67,12 @@ struct st {
 };
 
 struct ctx {
-	const struct sb_pipe_problem *pb;
+	const struct sb_pipeline_problem *pb;
 	const struct sb_pmodel *m;
 	const struct sb_topo *t;
 	struct sb_dapple_env env;
-	struct sb_pipe_prefix x;
-	const struct sb_pipe_schedule *sc;
+	struct sb_pipeline_prefix x;
+	const struct sb_pipeline_schedule *sc;
 	struct sb_opts so;    /* the schedule's default options */
 	int eb, strict;       /* sc is early-backward; its strict mode */
 	double thr;           /* its ACR threshold */
@@ -94,7 +94,7 @@ struct ctx {
 	struct sb_dapple_sum *zs, *gr;
 	int *zl, *yl;
 	/* the best plan so far */
-	struct sb_pipe_plan best;
+	struct sb_pipeline_plan best;
 	double best_T;
 	int have;
 };
@@ -107,20 +107,20 @@ struct ctx {
 
 
 /* Estimated iteration time (length + delta) of plan p. */
-static double analytical(const struct ctx *c, const struct sb_pipe_plan *p)
+static double analytical(const struct ctx *c, const struct sb_pipeline_plan *p)
 {
 	double Bc = p->batch / p->copies, beta = Bc / p->M, pt = 0, cuts = 0, block, delta = 0;
 	int S = p->S, s, k, n, *all = SB_NEW(int, c->t->n);
 
 	for (s = 0; s < S; s++) {
-		const struct sb_pipe_stage *st = &p->st[s];
+		const struct sb_pipeline_stage *st = &p->st[s];
 		double comp = c->x.fwd[st->last + 1] - c->x.fwd[st->first] +
 			      c->x.bwd[st->last + 1] - c->x.bwd[st->first];
 		pt = sb_max(pt, Bc * comp / (st->r * c->speed));
 		if (s + 1 < S) {
 			double one = 0, a = beta * c->m->layer[st->last].act;
 			for (k = 0; k < p->copies; k++) {
-				const struct sb_pipe_stage *x = &p->st[k * S + s], *y = x + 1;
+				const struct sb_pipeline_stage *x = &p->st[k * S + s], *y = x + 1;
 				one = sb_max(one, sb_dapple_split_concat(&c->env, x->gpu, x->r, y->gpu,
 									 y->r, a));
 			}
@@ -131,8 +131,8 @@ static double analytical(const struct ctx *c, const struct sb_pipe_plan *p)
 	}
 	block = pt / p->M;
 	for (s = 0; s < S; s++) {
-		const struct sb_pipe_stage *st = &p->st[s];
-		n = sb_pipe_stage_gpus(p, s, all);
+		const struct sb_pipeline_stage *st = &p->st[s];
+		n = sb_pipeline_stage_gpus(p, s, all);
 		delta = sb_max(delta, sb_dapple_allreduce(&c->env, all, n, c->x.params[st->last + 1] -
 							  c->x.params[st->first]) - s * block);
 	}
@@ -153,7 +153,7 @@ static int micro(const struct ctx *c, double Bc, int R)
 static void consider(struct ctx *c, const struct sb_dapple_grid *g, int S, const int *first,
 		     const int *last, const uint64_t *set)
 {
-	struct sb_pipe_plan p;
+	struct sb_pipeline_plan p;
 	int s, R = 0, M;
 	double T;
 	for (s = 0; s < S; s++)
@@ -164,15 +164,15 @@ static void consider(struct ctx *c, const struct sb_dapple_grid *g, int S, const
 	sb_dapple_plan_build(&p, g, S, first, last, set, M, c->batch, c->kappa, "dapple-hpgo",
 			     c->sc->name);
 	T = analytical(c, &p);
-	if ((!c->have || T < c->best_T) && sb_pipe_plan_validate(&p, c->m, c->t, NULL) == 0 &&
+	if ((!c->have || T < c->best_T) && sb_pipeline_plan_validate(&p, c->m, c->t, NULL) == 0 &&
 	    sb_dapple_plan_fits(&p, c->m, c->t, c->sc, &c->so)) {
-		sb_pipe_plan_release(&c->best);
+		sb_pipeline_plan_release(&c->best);
 		c->best = p;
 		c->best_T = T;
 		c->have = 1;
 		return;
 	}
-	sb_pipe_plan_release(&p);
+	sb_pipeline_plan_release(&p);
 }
 
 /* ------------------------------------------------------------------ */
@@ -207,7 +207,7 @@ static void expand(struct ctx *c, int j, int m, int si)
 {
 	const struct st *s = &c->s[si];
 	const struct sb_dapple_grid *g = c->g;
-	const struct sb_pipe_prefix *x = &c->x;
+	const struct sb_pipeline_prefix *x = &c->x;
 	int ord[3][64], npol = 0, mp, p, q, k, i, rp = g->rp, W = c->W;
 	int pbs = c->m->pbs > 0 ? c->m->pbs : 1, nafter = s->nst + 1;
 	int kd = nafter < c->M ? nafter : c->M;
@@ -303,7 +303,7 @@ static void expand(struct ctx *c, int j, int m, int si)
 							for (q = 0; q < mp; q++)
 								c->yl[q] = g->gpu[k * W + ord[p][q]];
 							comm = sb_max(comm, c->t->latency + act /
-								      sb_pipe_min_bw(c->t, c->yl, mp,
+								      sb_pipeline_min_bw(c->t, c->yl, mp,
 										       c->zl + k * 64,
 										       zs[k].n));
 						}
@@ -432,7 +432,7 @@ static void straight_all(struct ctx *c)
 	int G = c->t->n, N = c->m->n, s, j, i, *arg, first[64], last[64];
 	double *best;
 	uint64_t set[64];
-	const struct sb_pipe_prefix *x = &c->x;
+	const struct sb_pipeline_prefix *x = &c->x;
 	if (G < 2 || G > 64 || N < G)
 		return;
 	/* best[s][j]: slowest of s+1 stages covering layers 0..j-1 */
@@ -489,8 +489,8 @@ static void two_stage(struct ctx *c)
 	sb_dapple_grid_release(&g);
 }
 
-static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
-		struct sb_pipe_plan *out, struct sb_err *err)
+static int plan(const struct sb_pipeline_problem *pb, const struct sb_opts *o,
+		struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	struct ctx c;
 	int G, i;
@@ -505,7 +505,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	c.pb = pb;
 	c.m = pb->model;
 	c.t = pb->topo;
-	c.sc = pb->sched ? pb->sched : sb_pipe_schedule_find("early-backward");
+	c.sc = pb->sched ? pb->sched : sb_pipeline_schedule_find("early-backward");
 	SB_ASSERT(c.sc);
 	sb_opts_defaults(&c.so, c.sc->params);
 	c.eb = !strcmp(c.sc->name, "early-backward");
@@ -520,7 +520,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	if (c.mmb <= 0)
 		c.mmb = c.m->pbs > 0 ? c.m->pbs : 1;
 	sb_dapple_env_init(&c.env, c.t, sb_opts_get(o, "p2p_ratio"), 0);
-	sb_pipe_prefix_init(&c.x, c.m);
+	sb_pipeline_prefix_init(&c.x, c.m);
 	c.ctot = c.x.fwd[c.m->n] + c.x.bwd[c.m->n];
 
 	/* widths 2..G (1 on a single GPU); one DP per number of copies */
@@ -540,7 +540,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	straight_pairs(&c);
 	straight_all(&c);
 	two_stage(&c);
-	sb_pipe_prefix_release(&c.x);
+	sb_pipeline_prefix_release(&c.x);
 	sb_dapple_env_release(&c.env);
 	if (!c.have)
 		return sb_err_set(err, SB_EXIT_RUN, "dapple-hpgo: no plan of model %s fits %s "
@@ -550,7 +550,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	return 0;
 }
 
-const struct sb_pipe_planner sb_pipe_planner_dapple_hpgo = {
+const struct sb_pipeline_planner sb_pipeline_planner_dapple_hpgo = {
 	.name = "dapple-hpgo",
 	.cite = "Fan et al., DAPPLE: a pipelined data parallel approach for training large "
 		"models, PPoPP 2021 (planner as released, HPGO)",

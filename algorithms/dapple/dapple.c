@@ -79,8 +79,8 @@ struct ctx {
 	const struct sb_pmodel *m;
 	const struct sb_topo *t;
 	struct sb_dapple_env env;
-	struct sb_pipe_prefix x;
-	const struct sb_pipe_schedule *sc;
+	struct sb_pipeline_prefix x;
+	const struct sb_pipeline_schedule *sc;
 	struct sb_opts so;    /* the schedule's default options */
 	int eb, strict;       /* sc is early-backward (caps by ACR), its strict mode */
 	double thr;           /* its ACR threshold */
@@ -101,7 +101,7 @@ struct ctx {
 	struct sb_dapple_sum *gr;   /* the new stage, per policy and copy */
 	int *zl, *yl;         /* GPU lists: rp x 64, 64 */
 	/* the best plan so far */
-	struct sb_pipe_plan best;
+	struct sb_pipeline_plan best;
 	double best_L;
 	int have;
 };
@@ -127,7 +127,7 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 {
 	const struct st *s = &c->s[si];
 	const struct sb_dapple_grid *g = c->g;
-	const struct sb_pipe_prefix *x = &c->x;
+	const struct sb_pipeline_prefix *x = &c->x;
 	int ord[3][64], npol = 0, mp, p, q, k, i;
 	int rp = g->rp, W = c->W, pbs = c->m->pbs > 0 ? c->m->pbs : 1;
 	int nafter = s->lat.nst + 1, kd = nafter < c->M ? nafter : c->M;
@@ -245,7 +245,7 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 							for (q = 0; q < mp; q++)
 								yl[q] = g->gpu[k * W + ord[p][q]];
 							comm = sb_max(comm, c->t->latency + act /
-								      sb_pipe_min_bw(c->t, yl, mp,
+								      sb_pipeline_min_bw(c->t, yl, mp,
 										       c->zl + k * 64,
 										       zs[k].n));
 						}
@@ -272,7 +272,7 @@ static void expand(struct ctx *c, int j, int m, int si, double *inc)
 }
 
 /* Plan of state si (a complete pipeline). */
-static void build(struct ctx *c, int si, struct sb_pipe_plan *p)
+static void build(struct ctx *c, int si, struct sb_pipeline_plan *p)
 {
 	int first[64], last[64], S = 0, k = si;
 	uint64_t set[64];
@@ -290,7 +290,7 @@ static void build(struct ctx *c, int si, struct sb_pipe_plan *p)
 
 /* Caps of a schedule other than early-backward for a stage with k stages
  * from it to the end: the stage seen as stage 0 of a k-stage plan, without
- * costs (as through sb_pipe_sched_cap). */
+ * costs (as through sb_pipeline_sched_cap). */
 static void fixed_caps(struct ctx *c, int M, int W)
 {
 	int k;
@@ -308,7 +308,7 @@ static void fixed_caps(struct ctx *c, int M, int W)
  */
 static int partition_fits(struct ctx *c, int M)
 {
-	const struct sb_pipe_prefix *x = &c->x;
+	const struct sb_pipeline_prefix *x = &c->x;
 	int N = c->m->n, W = c->g->width, j, m, mp, i, ok = 0, big = 1 << 30;
 	int pbs = c->m->pbs > 0 ? c->m->pbs : 1, *g = SB_NEW(int, (N + 1) * (W + 1));
 	double beta = c->batch / ((double)c->g->rp * M);
@@ -381,7 +381,7 @@ static void run(struct ctx *c, int M)
 	/* complete plans, best first, until one passes the exact check */
 	for (;;) {
 		int bi = -1;
-		struct sb_pipe_plan p;
+		struct sb_pipeline_plan p;
 		double L;
 		for (m = 1; m <= W; m++)
 			for (k = 0; k < c->cnt[CELL(c, 0, m)]; k++) {
@@ -392,16 +392,16 @@ static void run(struct ctx *c, int M)
 		if (bi < 0 || (c->have && c->s[bi].lat.L >= c->best_L))
 			break;
 		build(c, bi, &p);
-		if (sb_pipe_plan_validate(&p, c->m, c->t, NULL) != 0 ||
+		if (sb_pipeline_plan_validate(&p, c->m, c->t, NULL) != 0 ||
 		    !sb_dapple_plan_fits(&p, c->m, c->t, c->sc, &c->so)) {
-			sb_pipe_plan_release(&p);
+			sb_pipeline_plan_release(&p);
 			c->s[bi].lat.nst = 0;     /* rejected: next candidate */
 			continue;
 		}
 		L = sb_dapple_estimate(&c->env, &p, c->m, NULL);
 		/* the O(1) recurrence must agree with the model */
 		SB_ASSERT(fabs(L - c->s[bi].lat.L) <= 1e-9 * sb_max(1, L));
-		sb_pipe_plan_release(&c->best);
+		sb_pipeline_plan_release(&c->best);
 		c->best = p;
 		c->best_L = L;
 		c->have = 1;
@@ -420,8 +420,8 @@ static void run(struct ctx *c, int M)
 	c->kfix = NULL;
 }
 
-static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
-		struct sb_pipe_plan *out, struct sb_err *err)
+static int plan(const struct sb_pipeline_problem *pb, const struct sb_opts *o,
+		struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	struct ctx c;
 	int K, i, n = 0, rps[64], a, b;
@@ -436,7 +436,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	memset(&c, 0, sizeof c);
 	c.m = pb->model;
 	c.t = pb->topo;
-	c.sc = pb->sched ? pb->sched : sb_pipe_schedule_find("early-backward");
+	c.sc = pb->sched ? pb->sched : sb_pipeline_schedule_find("early-backward");
 	SB_ASSERT(c.sc);
 	sb_opts_defaults(&c.so, c.sc->params);
 	c.eb = !strcmp(c.sc->name, "early-backward");
@@ -450,7 +450,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	sb_dapple_env_init(&c.env, c.t, sb_opts_get(o, "p2p_ratio"),
 			   (int)sb_opts_get(o, "pivot_index"));
 	c.bounds = c.env.pivot_index == 0;
-	sb_pipe_prefix_init(&c.x, c.m);
+	sb_pipeline_prefix_init(&c.x, c.m);
 	ctot = c.x.fwd[c.m->n] + c.x.bwd[c.m->n];
 
 	/* replication factors i and their transposes K / i (copies of at
@@ -504,7 +504,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 		}
 		sb_dapple_grid_release(&g);
 	}
-	sb_pipe_prefix_release(&c.x);
+	sb_pipeline_prefix_release(&c.x);
 	sb_dapple_env_release(&c.env);
 	if (!c.have)
 		return sb_err_set(err, SB_EXIT_RUN, "dapple: no plan of model %s fits %s "
@@ -514,7 +514,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	return 0;
 }
 
-const struct sb_pipe_planner sb_pipe_planner_dapple = {
+const struct sb_pipeline_planner sb_pipeline_planner_dapple = {
 	.name = "dapple",
 	.cite = "Fan et al., DAPPLE: a pipelined data parallel approach for training large "
 		"models, PPoPP 2021",

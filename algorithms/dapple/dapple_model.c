@@ -223,7 +223,7 @@ void sb_dapple_suffix_prepend(const struct sb_dapple_suffix *s, struct sb_dapple
 }
 
 
-void sb_dapple_slots(const struct sb_dapple_env *e, const struct sb_pipe_plan *p,
+void sb_dapple_slots(const struct sb_dapple_env *e, const struct sb_pipeline_plan *p,
 		     const struct sb_pmodel *m, double *F, double *B, double *AR)
 {
 	double beta = p->batch / ((double)p->copies * p->M);
@@ -231,7 +231,7 @@ void sb_dapple_slots(const struct sb_dapple_env *e, const struct sb_pipe_plan *p
 	int S = p->S, s, c, l, n, *all = SB_NEW(int, e->topo->n);
 
 	for (s = 0; s < S; s++) {
-		const struct sb_pipe_stage *st = &p->st[s];
+		const struct sb_pipeline_stage *st = &p->st[s];
 		double f = 0, b = 0, w = 0;
 		for (l = st->first; l <= st->last; l++) {
 			f += m->layer[l].fwd;
@@ -240,13 +240,13 @@ void sb_dapple_slots(const struct sb_dapple_env *e, const struct sb_pipe_plan *p
 		}
 		F[2 * s] = beta * f / (st->r * speed);
 		B[2 * s] = beta * b / (st->r * speed);
-		n = sb_pipe_stage_gpus(p, s, all);
+		n = sb_pipeline_stage_gpus(p, s, all);
 		AR[2 * s] = sb_dapple_allreduce(e, all, n, w);
 		if (s + 1 == S)
 			break;
 		F[2 * s + 1] = B[2 * s + 1] = AR[2 * s + 1] = 0;
 		for (c = 0; c < p->copies; c++) {
-			const struct sb_pipe_stage *x = &p->st[c * S + s], *y = x + 1;
+			const struct sb_pipeline_stage *x = &p->st[c * S + s], *y = x + 1;
 			double a = beta * m->layer[x->last].act;
 			F[2 * s + 1] = sb_max(F[2 * s + 1],
 					      sb_dapple_split_concat(e, x->gpu, x->r, y->gpu, y->r, a));
@@ -257,7 +257,7 @@ void sb_dapple_slots(const struct sb_dapple_env *e, const struct sb_pipe_plan *p
 	sb_free(all);
 }
 
-double sb_dapple_estimate(const struct sb_dapple_env *e, const struct sb_pipe_plan *p,
+double sb_dapple_estimate(const struct sb_dapple_env *e, const struct sb_pipeline_plan *p,
 			  const struct sb_pmodel *m, int *pivot)
 {
 	int n = 2 * p->S - 1;
@@ -268,7 +268,7 @@ double sb_dapple_estimate(const struct sb_dapple_env *e, const struct sb_pipe_pl
 	return L;
 }
 
-double sb_dapple_stage_mem(const struct sb_pipe_prefix *x, int pbs, int first, int last, int r,
+double sb_dapple_stage_mem(const struct sb_pipeline_prefix *x, int pbs, int first, int last, int r,
 			   double beta, int inflight, double kappa)
 {
 	double w = x->params[last + 1] - x->params[first];
@@ -380,7 +380,7 @@ out:
 
 #undef NODE
 
-double sb_dapple_recursive(const struct sb_dapple_env *e, const struct sb_pipe_plan *p,
+double sb_dapple_recursive(const struct sb_dapple_env *e, const struct sb_pipeline_plan *p,
 			   const struct sb_pmodel *m)
 {
 	int n = 2 * p->S - 1, x, *K = SB_NEW(int, n);
@@ -406,7 +406,7 @@ int sb_dapple_inject(int S, int i, int M, double acr, double threshold)
 	return k < M ? k : M;
 }
 
-double sb_dapple_acr(const struct sb_pipe_costs *c, int copy, int stage)
+double sb_dapple_acr(const struct sb_pipeline_costs *c, int copy, int stage)
 {
 	double comp, comm;
 	if (stage + 1 >= c->S)
@@ -582,7 +582,7 @@ double sb_dapple_sum_transfer(const struct sb_dapple_env *e, double bytes,
 	return sb_dapple_split_concat_rule(e, bytes, z->n, z->n - y->on, y->one, y->srv, eth);
 }
 
-int sb_dapple_mem_first(const struct sb_pipe_prefix *x, int j, double kappa, double coef,
+int sb_dapple_mem_first(const struct sb_pipeline_prefix *x, int j, double kappa, double coef,
 			double mem)
 {
 	int lo = 0, hi = j;
@@ -597,11 +597,11 @@ int sb_dapple_mem_first(const struct sb_pipe_prefix *x, int j, double kappa, dou
 	return lo;
 }
 
-int sb_dapple_cap_ahead(const struct sb_pipe_schedule *sc, const struct sb_opts *so, int nafter,
+int sb_dapple_cap_ahead(const struct sb_pipeline_schedule *sc, const struct sb_opts *so, int nafter,
 			int M, int copies, double batch)
 {
-	struct sb_pipe_plan fake;
-	struct sb_pipe_view v;
+	struct sb_pipeline_plan fake;
+	struct sb_pipeline_view v;
 	int k;
 	if (!sc || !sc->cap)
 		return M;
@@ -616,12 +616,12 @@ int sb_dapple_cap_ahead(const struct sb_pipe_schedule *sc, const struct sb_opts 
 	return k <= 0 || k > M ? M : k;
 }
 
-void sb_dapple_plan_build(struct sb_pipe_plan *p, const struct sb_dapple_grid *g, int S,
+void sb_dapple_plan_build(struct sb_pipeline_plan *p, const struct sb_dapple_grid *g, int S,
 			  const int *first, const int *last, const uint64_t *set, int M,
 			  double batch, double kappa, const char *planner, const char *sched)
 {
 	int c, s;
-	sb_pipe_plan_init(p, S, g->rp);
+	sb_pipeline_plan_init(p, S, g->rp);
 	p->M = M;
 	p->batch = batch;
 	p->kappa = kappa;
@@ -629,31 +629,31 @@ void sb_dapple_plan_build(struct sb_pipe_plan *p, const struct sb_dapple_grid *g
 	snprintf(p->schedule, sizeof p->schedule, "%s", sched);
 	for (c = 0; c < g->rp; c++)
 		for (s = 0; s < S; s++) {
-			struct sb_pipe_stage *st = &p->st[c * S + s];
+			struct sb_pipeline_stage *st = &p->st[c * S + s];
 			st->first = first[s];
 			st->last = last[s];
 			st->r = sb_dapple_gpus(g, c, set[s], st->gpu);
 		}
 }
 
-int sb_dapple_plan_fits(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
-			const struct sb_topo *t, const struct sb_pipe_schedule *sc,
+int sb_dapple_plan_fits(const struct sb_pipeline_plan *p, const struct sb_pmodel *m,
+			const struct sb_topo *t, const struct sb_pipeline_schedule *sc,
 			const struct sb_opts *so)
 {
-	struct sb_pipe_costs c;
-	struct sb_pipe_prefix x;
+	struct sb_pipeline_costs c;
+	struct sb_pipeline_prefix x;
 	int s, k, ok = 1;
 
-	sb_pipe_costs_build(&c, p, m, t);
-	sb_pipe_prefix_init(&x, m);
+	sb_pipeline_costs_build(&c, p, m, t);
+	sb_pipeline_prefix_init(&x, m);
 	for (s = 0; s < p->S && ok; s++) {
-		const struct sb_pipe_stage *st = &p->st[s];
+		const struct sb_pipeline_stage *st = &p->st[s];
 		int kd = p->S - s < p->M ? p->S - s : p->M;
 		if (sb_dapple_stage_mem(&x, m->pbs, st->first, st->last, st->r, c.beta, kd,
 					p->kappa) > t->mem)
 			ok = 0;
 		for (k = 0; k < p->copies && ok; k++) {
-			struct sb_pipe_view v;
+			struct sb_pipeline_view v;
 			int cap;
 			memset(&v, 0, sizeof v);
 			v.plan = p;
@@ -667,8 +667,8 @@ int sb_dapple_plan_fits(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 				ok = 0;
 		}
 	}
-	sb_pipe_prefix_release(&x);
-	sb_pipe_costs_release(&c);
+	sb_pipeline_prefix_release(&x);
+	sb_pipeline_costs_release(&c);
 	return ok;
 }
 

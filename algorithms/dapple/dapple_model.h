@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #include "opts.h"
-#include "pipe.h"
+#include "pipeline/pipeline.h"
 
 /* ------------------------------------------------------------------ */
 /* Bandwidth classes and transfer rules                                */
@@ -107,7 +107,7 @@ double sb_dapple_latency(int n, const double *F, const double *B, const double *
  * stage s's output activation to stage s+1 (F) and of its gradient back
  * (B) by split-concat, the slowest copy's. Arrays of 2S-1, caller's.
  */
-void sb_dapple_slots(const struct sb_dapple_env *e, const struct sb_pipe_plan *p,
+void sb_dapple_slots(const struct sb_dapple_env *e, const struct sb_pipeline_plan *p,
 		     const struct sb_pmodel *m, double *F, double *B, double *AR);
 
 /*
@@ -134,7 +134,7 @@ void sb_dapple_suffix_prepend(const struct sb_dapple_suffix *s, struct sb_dapple
 
 /* DAPPLE's estimate of one iteration of p: sb_dapple_latency over its
  * slots. *pivot (may be NULL) gets the pivot slot. */
-double sb_dapple_estimate(const struct sb_dapple_env *e, const struct sb_pipe_plan *p,
+double sb_dapple_estimate(const struct sb_dapple_env *e, const struct sb_pipeline_plan *p,
 			  const struct sb_pmodel *m, int *pivot);
 
 /*
@@ -143,7 +143,7 @@ double sb_dapple_estimate(const struct sb_dapple_env *e, const struct sb_pipe_pl
  * A = the stage's stash per profiled batch of pbs samples (DAPPLE counts
  * activations in whole profiled batches).
  */
-double sb_dapple_stage_mem(const struct sb_pipe_prefix *x, int pbs, int first, int last, int r,
+double sb_dapple_stage_mem(const struct sb_pipeline_prefix *x, int pbs, int first, int last, int r,
 			   double beta, int inflight, double kappa);
 
 /* ------------------------------------------------------------------ */
@@ -169,7 +169,7 @@ double sb_dapple_timeline(int n, int M, const double *F, const double *B, const 
 /* DAPPLE's exact evaluator: the timeline of p's 2S-1 slots, transfers
  * counted as stages (K[x] = 2S-1-x). The released code splits a stage's
  * compute into equal halves for F and B; we use the profile's F and B. */
-double sb_dapple_recursive(const struct sb_dapple_env *e, const struct sb_pipe_plan *p,
+double sb_dapple_recursive(const struct sb_dapple_env *e, const struct sb_pipeline_plan *p,
 			   const struct sb_pmodel *m);
 
 /* ------------------------------------------------------------------ */
@@ -182,7 +182,7 @@ int sb_dapple_inject(int S, int i, int M, double acr, double threshold);
 
 /* Activation-communication ratio of a stage under the project's costs:
  * its outgoing transfer C_s over F_s + B_s (0 for the last stage). */
-double sb_dapple_acr(const struct sb_pipe_costs *c, int copy, int stage);
+double sb_dapple_acr(const struct sb_pipeline_costs *c, int copy, int stage);
 
 /* ------------------------------------------------------------------ */
 /* Planner machinery                                                   */
@@ -250,20 +250,20 @@ double sb_dapple_sum_transfer(const struct sb_dapple_env *e, double bytes,
 /* Smallest i <= j such that layers i..j-1 need at most mem bytes as
  * kappa W + coef A (W, A: parameter and stash bytes per sample); j when
  * even layer j-1 alone does not fit. Memory grows as i falls. */
-int sb_dapple_mem_first(const struct sb_pipe_prefix *x, int j, double kappa, double coef,
+int sb_dapple_mem_first(const struct sb_pipeline_prefix *x, int j, double kappa, double coef,
 			double mem);
 
 /* In-flight cap schedule sc (options so) gives a stage with `nafter`
  * stages from it to the end, seen as stage 0 of such a plan and without
- * costs (as through sb_pipe_sched_cap); M when it has none. */
-int sb_dapple_cap_ahead(const struct sb_pipe_schedule *sc, const struct sb_opts *so, int nafter,
+ * costs (as through sb_pipeline_sched_cap); M when it has none. */
+int sb_dapple_cap_ahead(const struct sb_pipeline_schedule *sc, const struct sb_opts *so, int nafter,
 			int M, int copies, double batch);
 
 /*
  * Fill p (initialised here; caller releases) with S stages, stage s
  * holding layers first[s]..last[s] on local set set[s] in every copy.
  */
-void sb_dapple_plan_build(struct sb_pipe_plan *p, const struct sb_dapple_grid *g, int S,
+void sb_dapple_plan_build(struct sb_pipeline_plan *p, const struct sb_dapple_grid *g, int S,
 			  const int *first, const int *last, const uint64_t *set, int M,
 			  double batch, double kappa, const char *planner, const char *sched);
 
@@ -272,8 +272,8 @@ void sb_dapple_plan_build(struct sb_pipe_plan *p, const struct sb_dapple_grid *g
  * min(S-s, M)) and by the project's model under schedule sc with options
  * so (its cap hook sees the plan's costs, as in the simulator), else 0.
  */
-int sb_dapple_plan_fits(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
-			const struct sb_topo *t, const struct sb_pipe_schedule *sc,
+int sb_dapple_plan_fits(const struct sb_pipeline_plan *p, const struct sb_pmodel *m,
+			const struct sb_topo *t, const struct sb_pipeline_schedule *sc,
 			const struct sb_opts *so);
 
 /*

@@ -22,7 +22,7 @@
  * without which the strict order could deadlock. strict=1 is the order of
  * DAPPLE's recursive timeline (dapple_model.h, sb_dapple_timeline).
  *
- * Without the plan's costs (sb_pipe_sched_cap, used by planners to bound
+ * Without the plan's costs (sb_pipeline_sched_cap, used by planners to bound
  * memory) the cap is the large-ACR value, an upper bound of both.
  */
 #include "dapple_model.h"
@@ -37,14 +37,14 @@ static const struct sb_param params[] = {
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
-static int stage_k(const struct sb_pipe_view *v, int s, double thr)
+static int stage_k(const struct sb_pipeline_view *v, int s, double thr)
 {
-	const struct sb_pipe_plan *p = v->plan;
+	const struct sb_pipeline_plan *p = v->plan;
 	double acr = v->costs ? sb_dapple_acr(v->costs, v->copy, s) : INFINITY;
 	return sb_dapple_inject(p->S, s, p->M, acr, thr);
 }
 
-static int cap(const struct sb_pipe_view *v, const struct sb_opts *o)
+static int cap(const struct sb_pipeline_view *v, const struct sb_opts *o)
 {
 	double thr = sb_opts_get_or(o, "acr_threshold", 0.5);
 	int k = stage_k(v, v->stage, thr), s;
@@ -56,7 +56,7 @@ static int cap(const struct sb_pipe_view *v, const struct sb_opts *o)
 	return k;
 }
 
-static int find(const struct sb_pipe_task *ready, int n, int kind, int mb)
+static int find(const struct sb_pipeline_task *ready, int n, int kind, int mb)
 {
 	int i;
 	for (i = 0; i < n; i++)
@@ -65,7 +65,7 @@ static int find(const struct sb_pipe_task *ready, int n, int kind, int mb)
 	return -1;
 }
 
-static int pick(const struct sb_pipe_view *v, const struct sb_pipe_task *ready, int n,
+static int pick(const struct sb_pipeline_view *v, const struct sb_pipeline_task *ready, int n,
 		const struct sb_opts *o)
 {
 	int i, best = -1;
@@ -73,8 +73,8 @@ static int pick(const struct sb_pipe_view *v, const struct sb_pipe_task *ready, 
 		/* the sequence F_0..F_{K-1}, B_0, F_K, B_1, ...: a forward is due
 		 * while fewer than K are in flight and forwards remain */
 		if (v->inflight < cap(v, o) && v->fdone < v->plan->M)
-			return find(ready, n, SB_PIPE_F, v->fdone);
-		return find(ready, n, SB_PIPE_B, v->bdone);
+			return find(ready, n, SB_PIPELINE_F, v->fdone);
+		return find(ready, n, SB_PIPELINE_B, v->bdone);
 	}
 	for (i = 0; i < n; i++)
 		if (best < 0 || ready[i].kind > ready[best].kind ||
@@ -83,7 +83,7 @@ static int pick(const struct sb_pipe_view *v, const struct sb_pipe_task *ready, 
 	return best;
 }
 
-const struct sb_pipe_schedule sb_pipe_schedule_early_backward = {
+const struct sb_pipeline_schedule sb_pipeline_schedule_early_backward = {
 	.name = "early-backward",
 	.cite = "Fan et al., DAPPLE: a pipelined data parallel approach for training large "
 		"models, PPoPP 2021",

@@ -18,7 +18,7 @@
  * checks it), rule=0 with cap=0 is the critical-path rule proper.
  */
 #include "opts.h"
-#include "pipe.h"
+#include "pipeline/pipeline.h"
 
 enum { RULE_CP = 0, RULE_BWD_FIRST = 1 };
 enum { CAP_MEMORY = 0, CAP_DEPTH = 1, CAP_M = 2 };
@@ -35,13 +35,13 @@ static const struct sb_param params[] = {
  * Memory cap: the largest n with mem_w + n mem_a <= GPU memory, computed
  * with the very sum pipesim reports as peak memory so that a timeline
  * under this cap always fits when one microbatch does. Without costs
- * (sb_pipe_sched_cap asks with the plan only) the answer a planner needs
+ * (sb_pipeline_sched_cap asks with the plan only) the answer a planner needs
  * is whether the plan can run at all under this schedule, which is
  * whether one microbatch fits: so 1.
  */
-static int memory_cap(const struct sb_pipe_view *v)
+static int memory_cap(const struct sb_pipeline_view *v)
 {
-	const struct sb_pipe_costs *c = v->costs;
+	const struct sb_pipeline_costs *c = v->costs;
 	int M = v->plan->M, s = v->stage;
 	double room, n;
 
@@ -63,7 +63,7 @@ static int memory_cap(const struct sb_pipe_view *v)
 	}
 }
 
-static int cap(const struct sb_pipe_view *v, const struct sb_opts *o)
+static int cap(const struct sb_pipeline_view *v, const struct sb_opts *o)
 {
 	switch ((int)sb_opts_get_or(o, "cap", CAP_MEMORY)) {
 	case CAP_DEPTH:
@@ -77,20 +77,20 @@ static int cap(const struct sb_pipe_view *v, const struct sb_opts *o)
 
 /* Rank of a ready task; 0 when the simulator gave none (then the ties
  * decide alone: lower microbatch, backward first). */
-static double rank_of(const struct sb_pipe_view *v, const struct sb_pipe_task *t)
+static double rank_of(const struct sb_pipeline_view *v, const struct sb_pipeline_task *t)
 {
 	if (!v->rank)
 		return 0;
-	return v->rank[(t->kind == SB_PIPE_B ? v->plan->S : 0) + v->stage];
+	return v->rank[(t->kind == SB_PIPELINE_B ? v->plan->S : 0) + v->stage];
 }
 
 /* 1 if task a goes before task b. */
-static int before(const struct sb_pipe_view *v, int rule, const struct sb_pipe_task *a,
-		  const struct sb_pipe_task *b)
+static int before(const struct sb_pipeline_view *v, int rule, const struct sb_pipeline_task *a,
+		  const struct sb_pipeline_task *b)
 {
 	if (rule == RULE_BWD_FIRST) {
 		if (a->kind != b->kind)
-			return a->kind == SB_PIPE_B;
+			return a->kind == SB_PIPELINE_B;
 		return a->mb < b->mb;
 	}
 	{
@@ -100,11 +100,11 @@ static int before(const struct sb_pipe_view *v, int rule, const struct sb_pipe_t
 	}
 	if (a->mb != b->mb)
 		return a->mb < b->mb;
-	return a->kind == SB_PIPE_B && b->kind != SB_PIPE_B;
+	return a->kind == SB_PIPELINE_B && b->kind != SB_PIPELINE_B;
 }
 
 /* Work-conserving: a free stage with a ready task always starts one. */
-static int pick(const struct sb_pipe_view *v, const struct sb_pipe_task *ready, int n,
+static int pick(const struct sb_pipeline_view *v, const struct sb_pipeline_task *ready, int n,
 		const struct sb_opts *o)
 {
 	int rule = (int)sb_opts_get_or(o, "rule", RULE_CP), i, best = 0;
@@ -114,7 +114,7 @@ static int pick(const struct sb_pipe_view *v, const struct sb_pipe_task *ready, 
 	return n > 0 ? best : -1;
 }
 
-const struct sb_pipe_schedule sb_pipe_schedule_cp_list = {
+const struct sb_pipeline_schedule sb_pipeline_schedule_cp_list = {
 	.name = "cp-list",
 	.cite = "Luo et al., Efficient pipeline planning for expedited distributed DNN "
 		"training, INFOCOM 2022 (abstract only; SPP-R step 3 is our reconstruction)",

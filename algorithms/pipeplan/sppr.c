@@ -35,8 +35,8 @@
  * bandwidth tables; memory O(L N K + N^3).
  */
 #include "opts.h"
-#include "pipe.h"
-#include "pipebound.h"
+#include "pipeline/pipeline.h"
+#include "pipeline/bound.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -215,10 +215,10 @@ struct cand {
 };
 
 struct dp {
-	const struct sb_pipe_problem *pb;
+	const struct sb_pipeline_problem *pb;
 	int L, N, K, M;
 	const int *order;
-	const struct sb_pipe_prefix *x;
+	const struct sb_pipeline_prefix *x;
 	double beta, sigma, kappa;
 	const double *segbw;   /* (N+1)^2: smallest bandwidth inside a window */
 	const double *cross;   /* (N+1)^3: between windows [k1,k2) and [k2,k3) */
@@ -243,7 +243,7 @@ static void cell_insert(struct cand *cs, int *n, int K, const struct cand *c)
 
 static void dp_run(struct dp *d)
 {
-	const struct sb_pipe_prefix *x = d->x;
+	const struct sb_pipeline_prefix *x = d->x;
 	const struct sb_pmodel *m = d->pb->model;
 	const struct sb_topo *t = d->pb->topo;
 	int L = d->L, N = d->N, K = d->K, M = d->M, a, k1, b, k2, i;
@@ -325,17 +325,17 @@ static void dp_run(struct dp *d)
 }
 
 /* The plan of candidate (a, k1, idx). */
-static void build_plan(const struct dp *d, int k1, int idx, struct sb_pipe_plan *p)
+static void build_plan(const struct dp *d, int k1, int idx, struct sb_pipeline_plan *p)
 {
 	const struct cand *c = &d->cell[CELL(d, 0, k1) * d->K + idx];
 	int a = 0, s = 0, g;
-	sb_pipe_plan_init(p, c->depth, 1);
+	sb_pipeline_plan_init(p, c->depth, 1);
 	p->M = d->M;
 	p->batch = d->pb->batch;
 	p->kappa = d->pb->kappa;
 	snprintf(p->planner, sizeof p->planner, "sppr");
 	for (;;) {
-		struct sb_pipe_stage *st = &p->st[s++];
+		struct sb_pipeline_stage *st = &p->st[s++];
 		st->first = a;
 		st->last = c->b - 1;
 		st->r = c->k2 - k1;
@@ -356,8 +356,8 @@ static void build_plan(const struct dp *d, int k1, int idx, struct sb_pipe_plan 
 
 struct best {
 	double T;
-	struct sb_pipe_plan plan;
-	const struct sb_pipe_schedule *sc;
+	struct sb_pipeline_plan plan;
+	const struct sb_pipeline_schedule *sc;
 };
 
 /*
@@ -366,13 +366,13 @@ struct best {
  * schedule says for a stage d from the end (its cap on a plan of
  * min(L, N) stages), 2 one microbatch (all cp-list needs to run).
  */
-static void set_budget(struct dp *d, int mode, const struct sb_pipe_schedule *sc)
+static void set_budget(struct dp *d, int mode, const struct sb_pipeline_schedule *sc)
 {
 	int D = d->L < d->N ? d->L : d->N, k;
-	struct sb_pipe_plan dummy;
+	struct sb_pipeline_plan dummy;
 	struct sb_opts so;
 	if (mode == 1) {
-		sb_pipe_plan_init(&dummy, D, 1);
+		sb_pipeline_plan_init(&dummy, D, 1);
 		dummy.M = d->M;
 		dummy.batch = d->pb->batch;
 		sb_opts_defaults(&so, sc->params);
@@ -381,21 +381,21 @@ static void set_budget(struct dp *d, int mode, const struct sb_pipe_schedule *sc
 		if (mode == 0)
 			d->budget[k] = k < d->M ? k : d->M;
 		else if (mode == 1)
-			d->budget[k] = sb_pipe_sched_cap(sc, &dummy, D - (k > D ? D : k), &so);
+			d->budget[k] = sb_pipeline_sched_cap(sc, &dummy, D - (k > D ? D : k), &so);
 		else
 			d->budget[k] = 1;
 	}
 	if (mode == 1)
-		sb_pipe_plan_release(&dummy);
+		sb_pipeline_plan_release(&dummy);
 }
 
 /* dst (owned, replaced) = a copy of src */
-static void plan_copy(struct sb_pipe_plan *dst, const struct sb_pipe_plan *src)
+static void plan_copy(struct sb_pipeline_plan *dst, const struct sb_pipeline_plan *src)
 {
-	struct sb_pipe_stage *st;
-	sb_pipe_plan_release(dst);
+	struct sb_pipeline_stage *st;
+	sb_pipeline_plan_release(dst);
 	*dst = *src;
-	st = SB_NEW(struct sb_pipe_stage, src->S * src->copies);
+	st = SB_NEW(struct sb_pipeline_stage, src->S * src->copies);
 	memcpy(st, src->st, sizeof *st * (size_t)(src->S * src->copies));
 	dst->st = st;
 }
@@ -418,7 +418,7 @@ static int cmp_pooled(const void *pa, const void *pb_)
 /* Simulate the complete candidates of one DP (the K best estimates over
  * every start position) under the schedules; keep the fastest plan that
  * fits. A plan whose bound cannot beat the best so far is skipped. */
-static void score(const struct dp *d, const struct sb_pipe_schedule *const *sc, int nsc,
+static void score(const struct dp *d, const struct sb_pipeline_schedule *const *sc, int nsc,
 		  struct best *bst)
 {
 	const struct sb_topo *t = d->pb->topo;
@@ -435,25 +435,25 @@ static void score(const struct dp *d, const struct sb_pipe_schedule *const *sc, 
 	if (npool > K)
 		npool = K;
 	for (i = 0; i < npool; i++) {
-		struct sb_pipe_plan p;
+		struct sb_pipeline_plan p;
 		double lb;
 		build_plan(d, pool[i].k1, pool[i].i, &p);
-		lb = sb_pipe_lb_plan(&p, d->pb->model, t, NULL);
+		lb = sb_pipeline_lb_plan(&p, d->pb->model, t, NULL);
 		for (j = 0; j < nsc && lb < bst->T; j++) {
 			struct sb_opts so;
-			struct sb_pipe_result r;
+			struct sb_pipeline_result r;
 			struct sb_err err;
 			sb_opts_defaults(&so, sc[j]->params);
-			if (sb_pipe_simulate(&p, d->pb->model, t, sc[j], &so, &r, &err))
+			if (sb_pipeline_simulate(&p, d->pb->model, t, sc[j], &so, &r, &err))
 				continue;
 			if (r.peak_mem <= t->mem && r.iter_time < bst->T) {
 				bst->T = r.iter_time;
 				bst->sc = sc[j];
 				plan_copy(&bst->plan, &p);
 			}
-			sb_pipe_result_release(&r);
+			sb_pipeline_result_release(&r);
 		}
-		sb_pipe_plan_release(&p);
+		sb_pipeline_plan_release(&p);
 	}
 	sb_free(pool);
 }
@@ -463,19 +463,19 @@ static void score(const struct dp *d, const struct sb_pipe_schedule *const *sc, 
 /* ------------------------------------------------------------------ */
 
 /* Simulated time of p under sc if it fits, else INFINITY. */
-static double sim_time(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
-		       const struct sb_topo *t, const struct sb_pipe_schedule *sc)
+static double sim_time(const struct sb_pipeline_plan *p, const struct sb_pmodel *m,
+		       const struct sb_topo *t, const struct sb_pipeline_schedule *sc)
 {
 	struct sb_opts so;
-	struct sb_pipe_result r;
+	struct sb_pipeline_result r;
 	struct sb_err err;
 	double T = INFINITY;
 	sb_opts_defaults(&so, sc->params);
-	if (sb_pipe_simulate(p, m, t, sc, &so, &r, &err))
+	if (sb_pipeline_simulate(p, m, t, sc, &so, &r, &err))
 		return INFINITY;
 	if (r.peak_mem <= t->mem)
 		T = r.iter_time;
-	sb_pipe_result_release(&r);
+	sb_pipeline_result_release(&r);
 	return T;
 }
 
@@ -488,11 +488,11 @@ static double sim_time(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
  * or a used GPU with an idle one; each judged by simulation; until a pass
  * gains nothing or the evaluation budget is spent.
  */
-static void refine(const struct sb_pipe_problem *pb, struct best *bst, int budget)
+static void refine(const struct sb_pipeline_problem *pb, struct best *bst, int budget)
 {
 	const struct sb_pmodel *m = pb->model;
 	const struct sb_topo *t = pb->topo;
-	struct sb_pipe_plan *p = &bst->plan;
+	struct sb_pipeline_plan *p = &bst->plan;
 	int N = t->n, S = p->S, s, a, b, gained = 1, *where;
 	if (p->copies != 1)
 		return;
@@ -507,8 +507,8 @@ static void refine(const struct sb_pipe_problem *pb, struct best *bst, int budge
 					if (p->st[s].gpu[k] == a)
 						from = s, slot = k;
 			for (to = -1; to < S && budget > 0; to++) {
-				struct sb_pipe_stage *f = from >= 0 ? &p->st[from] : NULL;
-				struct sb_pipe_stage *g = to >= 0 ? &p->st[to] : NULL;
+				struct sb_pipeline_stage *f = from >= 0 ? &p->st[from] : NULL;
+				struct sb_pipeline_stage *g = to >= 0 ? &p->st[to] : NULL;
 				double T;
 				if (to == from || (f && f->r == 1) || (g && g->r == 64) || (!f && !g))
 					continue;
@@ -539,7 +539,7 @@ static void refine(const struct sb_pipe_problem *pb, struct best *bst, int budge
 		for (s = 0; s + 1 < S && budget > 0; s++) {
 			int dir;
 			for (dir = -1; dir <= 1; dir += 2) {
-				struct sb_pipe_stage *u = &p->st[s], *v = &p->st[s + 1];
+				struct sb_pipeline_stage *u = &p->st[s], *v = &p->st[s + 1];
 				double T;
 				if ((dir < 0 && u->last == u->first) || (dir > 0 && v->last == v->first))
 					continue;
@@ -624,16 +624,16 @@ static void window_tables(const struct sb_topo *t, const int *order, int N, doub
 	}
 }
 
-static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
-		struct sb_pipe_plan *out, struct sb_err *err)
+static int plan(const struct sb_pipeline_problem *pb, const struct sb_opts *o,
+		struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	const struct sb_pmodel *m = pb->model;
 	const struct sb_topo *t = pb->topo;
-	const struct sb_pipe_schedule *cpl = sb_pipe_schedule_find("cp-list");
-	const struct sb_pipe_schedule *f1b = sb_pipe_schedule_find("1f1b");
-	const struct sb_pipe_schedule *sc[2];
+	const struct sb_pipeline_schedule *cpl = sb_pipeline_schedule_find("cp-list");
+	const struct sb_pipeline_schedule *f1b = sb_pipeline_schedule_find("1f1b");
+	const struct sb_pipeline_schedule *sc[2];
 	static const int Mtry[] = { 4, 8, 16, 32 };
-	struct sb_pipe_prefix x;
+	struct sb_pipeline_prefix x;
 	struct best bst;
 	struct dp d;
 	int L, N, K, nsc, nM = 0, Ms[8], mi, i, mode, custom, dirn;
@@ -678,7 +678,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	cross = SB_NEW(double, (size_t)(N + 1) * (N + 1) * (N + 1));
 	rm = SB_NEW(double, N + 1);
 
-	sb_pipe_prefix_init(&x, m);
+	sb_pipeline_prefix_init(&x, m);
 	memset(&d, 0, sizeof d);
 	d.pb = pb;
 	d.L = L;
@@ -695,7 +695,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	d.cnt = SB_NEW(int, (L + 1) * (N + 1));
 	memset(&bst, 0, sizeof bst);
 	bst.T = INFINITY;
-	sb_pipe_plan_init(&bst.plan, 1, 1);
+	sb_pipeline_plan_init(&bst.plan, 1, 1);
 
 	/* the problem's own schedule budgets for itself; otherwise budget as
 	 * 1F1B and, if nothing fits, for one microbatch under cp-list */
@@ -721,7 +721,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 		reverse(order, N);
 	}
 
-	sb_pipe_prefix_release(&x);
+	sb_pipeline_prefix_release(&x);
 	sb_free(order);
 	sb_free(segbw);
 	sb_free(cross);
@@ -732,7 +732,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	if (isfinite(bst.T))
 		refine(pb, &bst, (int)sb_opts_get_or(o, "refine", 400));
 	if (!isfinite(bst.T)) {
-		sb_pipe_plan_release(&bst.plan);
+		sb_pipeline_plan_release(&bst.plan);
 		return sb_err_set(err, SB_EXIT_RUN, "sppr: no plan of %s on %s fits the GPUs' "
 				  "memory (batch %g)", m->name, t->name, pb->batch);
 	}
@@ -741,7 +741,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	return 0;
 }
 
-const struct sb_pipe_planner sb_pipe_planner_sppr = {
+const struct sb_pipeline_planner sb_pipeline_planner_sppr = {
 	.name = "sppr",
 	.cite = "Luo et al., Efficient pipeline planning for expedited distributed DNN training, "
 		"INFOCOM 2022 (abstract only; SPP-R is our reconstruction)",

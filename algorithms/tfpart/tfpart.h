@@ -15,8 +15,8 @@
 #ifndef SB_TFPART_H
 #define SB_TFPART_H
 
-#include "dag.h"
-#include "dagutil.h"
+#include "dag/dag.h"
+#include "dag/util.h"
 
 struct sb_tfpart {
 	const struct sb_dag_inst *in;

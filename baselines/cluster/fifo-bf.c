@@ -5,11 +5,11 @@
  * may starve under sustained small-job load). Non-preemptive (spec
  * asrpt.md §5 baseline 2 [O]).
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 
 static void schedule(void *ctx, struct sb_csim *s)
 {
-	sb_cl_dispatch_list(s, ctx, 0);
+	sb_cluster_dispatch_list(s, ctx, 0);
 }
 
 const struct sb_cluster_policy sb_cluster_policy_fifo_bf = {

@@ -3,11 +3,11 @@
  * when the placer finds room for it; a job that does not fit blocks the
  * ones behind it. Non-preemptive (spec asrpt.md §5 baseline 1 [O]).
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 
 static void schedule(void *ctx, struct sb_csim *s)
 {
-	sb_cl_dispatch_list(s, ctx, 1);
+	sb_cluster_dispatch_list(s, ctx, 1);
 }
 
 const struct sb_cluster_policy sb_cluster_policy_fifo = {

@@ -3,18 +3,18 @@
  * whatever servers they are on (spec asrpt.md §5, ablation (a) [O]).
  * Ignores the job's communication: the reference for what placement buys.
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 
 static int place(const struct sb_csim *s, int j, const struct sb_opts *o,
 		 struct sb_rng *rng, int *gpus)
 {
-	const struct sb_cluster *cl = sb_csim_cluster(s);
-	const unsigned char *fg = sb_csim_gpu_free(s);
-	int g = sb_csim_job(s, j)->gpus, N = cl->nserver * cl->gpus, x, v = 0;
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
+	const unsigned char *fg = sb_cluster_sim_gpu_free(s);
+	int g = sb_cluster_sim_job(s, j)->gpus, N = cl->nserver * cl->gpus, x, v = 0;
 
 	(void)o;
 	(void)rng;
-	if (sb_csim_free(s) < g)
+	if (sb_cluster_sim_free(s) < g)
 		return -1;
 	for (x = 0; x < N && v < g; x++)
 		if (fg[x])

@@ -45,7 +45,7 @@
  * the active jobs that have an estimate (all keys 0, i.e. arrival order,
  * when none has).
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 #include "optimus.h"
 
 #include <gsl/gsl_errno.h>
@@ -296,7 +296,7 @@ static double observe(const struct state *st, struct sb_csim *s, int j, long k)
 	double l = sb_optimus_loss(cv->b, (double)k), z;
 	struct sb_rng r;
 
-	SB_ASSERT(k >= 0 && k <= sb_csim_done(s, j));
+	SB_ASSERT(k >= 0 && k <= sb_cluster_sim_done(s, j));
 	if (st->noise == 0)
 		return l;
 	r = sb_rng_stream(cv->seed, (uint64_t)k, 0, SB_RNG_NOISE);
@@ -312,7 +312,7 @@ static double observe(const struct state *st, struct sb_csim *s, int j, long k)
 static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
 {
 	struct state *st = SB_NEW(struct state, 1);
-	int n = sb_csim_njobs(s), j;
+	int n = sb_cluster_sim_njobs(s), j;
 
 	st->qmin = sb_opts_get(o, "qmin");
 	st->period = sb_opts_get(o, "period");
@@ -326,7 +326,7 @@ static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng
 	st->wake_at = -INFINITY;
 	for (j = 0; j < n; j++) {
 		/* n_j is read here, to synthesise the curve, and nowhere else */
-		sb_optimus_curve(rng, sb_csim_job(s, j)->iters, st->cur[j].b, &st->target[j]);
+		sb_optimus_curve(rng, sb_cluster_sim_job(s, j)->iters, st->cur[j].b, &st->target[j]);
 		st->cur[j].seed = sb_rng_u64(rng);
 		st->nhat[j] = -1;
 	}
@@ -375,19 +375,19 @@ static int cmp_double(const void *a, const void *b)
 static void schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
-	const struct sb_cluster *cl = sb_csim_cluster(s);
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
 	int n, i, nm = 0;
-	const int *act = sb_csim_active(s, &n);
-	double now = sb_csim_now(s), med = 0;
+	const int *act = sb_cluster_sim_active(s, &n);
+	double now = sb_cluster_sim_now(s), med = 0;
 
 	for (i = 0; i < n; i++) {
 		int j = act[i];
-		long done = sb_csim_done(s, j);
+		long done = sb_cluster_sim_done(s, j);
 		if (done >= MINSAMPLE && (double)done >= REFIT * (double)st->done_fit[j])
 			refit(st, s, j, done);
 		if (st->nhat[j] >= 0) {
 			double rem = sb_max(st->nhat[j] - (double)done, 0);
-			st->key[j] = rem * sb_csim_tau_ref(s, j) * sb_csim_job(s, j)->gpus;
+			st->key[j] = rem * sb_cluster_sim_tau_ref(s, j) * sb_cluster_sim_job(s, j)->gpus;
 			st->scratch[nm++] = st->key[j];
 		}
 	}
@@ -399,13 +399,13 @@ static void schedule(void *ctx, struct sb_csim *s)
 	for (i = 0; i < n; i++)
 		if (st->nhat[act[i]] < 0)
 			st->key[act[i]] = med;
-	sb_cl_dispatch_priority(s, st->key, st->qmin);
+	sb_cluster_dispatch_priority(s, st->key, st->qmin);
 
 	/* one outstanding wake-up at a time, and only while jobs progress */
 	if (st->period > 0 && st->wake_at <= now &&
-	    sb_csim_free(s) < cl->nserver * cl->gpus) {
+	    sb_cluster_sim_free(s) < cl->nserver * cl->gpus) {
 		st->wake_at = now + st->period;
-		sb_csim_wake(s, st->wake_at);
+		sb_cluster_sim_wake(s, st->wake_at);
 	}
 }
 

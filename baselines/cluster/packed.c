@@ -5,19 +5,19 @@
  * groups, then pipeline stages, stay together (spec asrpt.md §3 steps E.1
  * and E.2 [R]; also the placement of the Tiresias baseline, §5).
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 
 static int place(const struct sb_csim *s, int j, const struct sb_opts *o,
 		 struct sb_rng *rng, int *gpus)
 {
-	int g = sb_csim_job(s, j)->gpus, k;
-	int *srv = SB_NEW(int, sb_csim_cluster(s)->nserver);
+	int g = sb_cluster_sim_job(s, j)->gpus, k;
+	int *srv = SB_NEW(int, sb_cluster_sim_cluster(s)->nserver);
 
 	(void)o;
 	(void)rng;
-	k = sb_cl_pick_servers(s, g, srv);
+	k = sb_cluster_pick_servers(s, g, srv);
 	if (k > 0)
-		sb_cl_fill(s, srv, k, g, gpus);
+		sb_cluster_fill(s, srv, k, g, gpus);
 	sb_free(srv);
 	return k > 0 ? 0 : -1;
 }

@@ -13,7 +13,7 @@
  * the same user's jobs of the same model and g_j, of the same model; all
  * users' jobs of the same model; the same user's jobs; all completed jobs
  * (the mean aggregate; the artifact's fuzzy name matching has no analogue
- * here). A duration is the measured run time (sb_csim_executed at finish;
+ * here). A duration is the measured run time (sb_cluster_sim_executed at finish;
  * no restart overhead, nothing is preempted). As in qssf.py a priority,
  * once computed, is kept (frozen) for the job's life.
  *
@@ -30,7 +30,7 @@
  * skips jobs that do not fit instead. Placement "packed" (the artifact's
  * consolidating placer).
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -152,7 +152,7 @@ static int estimate(struct state *st, const struct sb_job *job, double *est)
 static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
 {
 	struct state *st = SB_NEW(struct state, 1);
-	int n = sb_csim_njobs(s);
+	int n = sb_cluster_sim_njobs(s);
 	(void)rng;
 	st->backfill = (int)sb_opts_get(o, "backfill");
 	sb_clq_init(&st->q);
@@ -181,8 +181,8 @@ static void on_arrival(void *ctx, struct sb_csim *s, int j)
 static void on_finish(void *ctx, struct sb_csim *s, int j)
 {
 	struct state *st = ctx;
-	const struct sb_job *job = sb_csim_job(s, j);
-	double dur = sb_csim_executed(s, j);
+	const struct sb_job *job = sb_cluster_sim_job(s, j);
+	double dur = sb_cluster_sim_executed(s, j);
 	int level;
 	for (level = L_USER_MODEL_G; level < L_END; level++) {
 		struct group *e;
@@ -203,7 +203,7 @@ static void dispatch(struct sb_csim *s, struct sb_clq *q, int strict)
 	int i, w = 0;
 	for (i = 0; i < q->n; i++) {
 		int j = q->job[i];
-		if ((w == 0 || !strict) && sb_csim_free(s) > 0 && sb_csim_start(s, j) == 0)
+		if ((w == 0 || !strict) && sb_cluster_sim_free(s) > 0 && sb_cluster_sim_start(s, j) == 0)
 			continue;
 		q->job[w++] = j;
 	}
@@ -217,7 +217,7 @@ static const struct sb_csim *cmp_s;
 static int cmp_prio(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
-	int gx = sb_csim_job(cmp_s, x)->gpus, gy = sb_csim_job(cmp_s, y)->gpus;
+	int gx = sb_cluster_sim_job(cmp_s, x)->gpus, gy = sb_cluster_sim_job(cmp_s, y)->gpus;
 	if (cmp_st->known[x] != cmp_st->known[y])
 		return cmp_st->known[x] ? -1 : 1;
 	if (cmp_st->known[x] && cmp_st->est[x] != cmp_st->est[y])
@@ -233,7 +233,7 @@ static void schedule(void *ctx, struct sb_csim *s)
 	int i;
 	for (i = 0; i < st->q.n; i++) {
 		int j = st->q.job[i];
-		if (!st->known[j] && estimate(st, sb_csim_job(s, j), &st->est[j]) == 0)
+		if (!st->known[j] && estimate(st, sb_cluster_sim_job(s, j), &st->est[j]) == 0)
 			st->known[j] = 1;
 	}
 	cmp_st = st;

@@ -2,20 +2,20 @@
  * random.c - random GPU placement: g_j free GPUs drawn uniformly from all
  * free GPUs of the cluster (spec asrpt.md §5, ablation (a) [O]).
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 
 static int place(const struct sb_csim *s, int j, const struct sb_opts *o,
 		 struct sb_rng *rng, int *gpus)
 {
-	const struct sb_cluster *cl = sb_csim_cluster(s);
-	const unsigned char *fg = sb_csim_gpu_free(s);
-	int g = sb_csim_job(s, j)->gpus, N = cl->nserver * cl->gpus, x, k = 0, v;
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
+	const unsigned char *fg = sb_cluster_sim_gpu_free(s);
+	int g = sb_cluster_sim_job(s, j)->gpus, N = cl->nserver * cl->gpus, x, k = 0, v;
 	int *free_list;
 
 	(void)o;
-	if (sb_csim_free(s) < g)
+	if (sb_cluster_sim_free(s) < g)
 		return -1;
-	free_list = SB_NEW(int, sb_csim_free(s));
+	free_list = SB_NEW(int, sb_cluster_sim_free(s));
 	for (x = 0; x < N; x++)
 		if (fg[x])
 			free_list[k++] = x;

@@ -7,7 +7,7 @@
  * Dispatch as srpt-oracle (D2 with q_min); an estimate already exceeded
  * counts as nothing left (remaining work 0, the job keeps its place).
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 
 #include <math.h>
 
@@ -29,13 +29,13 @@ struct state {
 static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
 {
 	struct state *st = SB_NEW(struct state, 1);
-	int n = sb_csim_njobs(s), j;
+	int n = sb_cluster_sim_njobs(s), j;
 	(void)rng;
 	st->qmin = sb_opts_get(o, "qmin");
 	st->key = SB_NEW(double, n);
 	for (j = 0; j < n; j++)
-		if (sb_csim_job(s, j)->family + 1 > st->nfam)
-			st->nfam = sb_csim_job(s, j)->family + 1;
+		if (sb_cluster_sim_job(s, j)->family + 1 > st->nfam)
+			st->nfam = sb_cluster_sim_job(s, j)->family + 1;
 	st->fsum = SB_NEW(double, st->nfam + 1);
 	st->fcnt = SB_NEW(int, st->nfam + 1);
 	return st;
@@ -53,9 +53,9 @@ static void release(void *ctx)
 static void on_finish(void *ctx, struct sb_csim *s, int j)
 {
 	struct state *st = ctx;
-	int f = sb_csim_job(s, j)->family;
+	int f = sb_cluster_sim_job(s, j)->family;
 	/* the count is observed at completion */
-	double n = (double)sb_csim_done(s, j);
+	double n = (double)sb_cluster_sim_done(s, j);
 	if (f >= 0) {
 		st->fsum[f] += n;
 		st->fcnt[f]++;
@@ -68,18 +68,18 @@ static void schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
 	int n, i;
-	const int *act = sb_csim_active(s, &n);
+	const int *act = sb_cluster_sim_active(s, &n);
 	for (i = 0; i < n; i++) {
-		const struct sb_job *j = sb_csim_job(s, act[i]);
+		const struct sb_job *j = sb_cluster_sim_job(s, act[i]);
 		double est = 0, rem;
 		if (j->family >= 0 && st->fcnt[j->family] > 0)
 			est = st->fsum[j->family] / st->fcnt[j->family];
 		else if (st->gcnt > 0)
 			est = st->gsum / st->gcnt;
-		rem = est - (double)sb_csim_done(s, act[i]);
-		st->key[act[i]] = (double)j->gpus * (rem > 0 ? rem : 0) * sb_csim_tau_ref(s, act[i]);
+		rem = est - (double)sb_cluster_sim_done(s, act[i]);
+		st->key[act[i]] = (double)j->gpus * (rem > 0 ? rem : 0) * sb_cluster_sim_tau_ref(s, act[i]);
 	}
-	sb_cl_dispatch_priority(s, st->key, st->qmin);
+	sb_cluster_dispatch_priority(s, st->key, st->qmin);
 }
 
 const struct sb_cluster_policy sb_cluster_policy_srpt_mean = {

@@ -8,7 +8,7 @@
  * running job outside the admitted set is preempted once it has run
  * q_min seconds since it last started (dispatcher D2 of the spec).
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 
 static const struct sb_param params[] = {
 	{ "qmin", 300, 0, 1e9, 0, "a running job is preempted only after this many seconds" },
@@ -25,7 +25,7 @@ static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng
 	struct state *st = SB_NEW(struct state, 1);
 	(void)rng;
 	st->qmin = sb_opts_get(o, "qmin");
-	st->key = SB_NEW(double, sb_csim_njobs(s));
+	st->key = SB_NEW(double, sb_cluster_sim_njobs(s));
 	return st;
 }
 
@@ -40,13 +40,13 @@ static void schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
 	int n, i;
-	const int *act = sb_csim_active(s, &n);
+	const int *act = sb_cluster_sim_active(s, &n);
 	for (i = 0; i < n; i++) {
-		const struct sb_job *j = sb_csim_job(s, act[i]);
-		st->key[act[i]] = (double)j->gpus * (double)(j->iters - sb_csim_done(s, act[i])) *
-				  sb_csim_tau_ref(s, act[i]);
+		const struct sb_job *j = sb_cluster_sim_job(s, act[i]);
+		st->key[act[i]] = (double)j->gpus * (double)(j->iters - sb_cluster_sim_done(s, act[i])) *
+				  sb_cluster_sim_tau_ref(s, act[i]);
 	}
-	sb_cl_dispatch_priority(s, st->key, st->qmin);
+	sb_cluster_dispatch_priority(s, st->key, st->qmin);
 }
 
 const struct sb_cluster_policy sb_cluster_policy_srpt_oracle = {

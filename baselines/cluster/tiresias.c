@@ -16,7 +16,7 @@
  * dispatcher with q_min = 0; placement by the consolidating placer without
  * refinement (Tiresias places consolidated where it can).
  */
-#include "clusterutil.h"
+#include "cluster/util.h"
 
 #include <math.h>
 
@@ -38,7 +38,7 @@ struct state {
 static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
 {
 	struct state *st = SB_NEW(struct state, 1);
-	int n = sb_csim_njobs(s);
+	int n = sb_cluster_sim_njobs(s);
 	(void)rng;
 	st->nq = (int)sb_opts_get(o, "queues");
 	st->starve = sb_opts_get(o, "starve");
@@ -73,47 +73,47 @@ static void schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
 	int n, i;
-	const int *act = sb_csim_active(s, &n);
-	double now = sb_csim_now(s), wake = INFINITY;
+	const int *act = sb_cluster_sim_active(s, &n);
+	double now = sb_cluster_sim_now(s), wake = INFINITY;
 
 	for (i = 0; i < n; i++) {
 		int j = act[i];
-		double svc = sb_csim_attained(s, j) - st->base[j];
+		double svc = sb_cluster_sim_attained(s, j) - st->base[j];
 		int q = queue_of(st, svc);
-		if (st->starve > 0 && q > 0 && sb_csim_state(s, j) == SB_JOB_PENDING &&
-		    st->last_run[j] > 0 && sb_csim_since(s, j) >= st->starve * st->last_run[j]) {
-			st->base[j] = sb_csim_attained(s, j);
+		if (st->starve > 0 && q > 0 && sb_cluster_sim_state(s, j) == SB_JOB_PENDING &&
+		    st->last_run[j] > 0 && sb_cluster_sim_since(s, j) >= st->starve * st->last_run[j]) {
+			st->base[j] = sb_cluster_sim_attained(s, j);
 			q = 0;
 		}
-		st->key[j] = (double)q * sb_csim_njobs(s) + j;
+		st->key[j] = (double)q * sb_cluster_sim_njobs(s) + j;
 	}
-	sb_cl_dispatch_priority(s, st->key, 0);
+	sb_cluster_dispatch_priority(s, st->key, 0);
 
 	/* bookkeeping of runs, and the next instant a queue changes */
-	act = sb_csim_active(s, &n);
+	act = sb_cluster_sim_active(s, &n);
 	for (i = 0; i < n; i++) {
-		int j = act[i], g = sb_csim_job(s, j)->gpus;
-		double svc = sb_csim_attained(s, j) - st->base[j];
+		int j = act[i], g = sb_cluster_sim_job(s, j)->gpus;
+		double svc = sb_cluster_sim_attained(s, j) - st->base[j];
 		int q = queue_of(st, svc);
-		if (sb_csim_state(s, j) == SB_JOB_RUNNING) {
+		if (sb_cluster_sim_state(s, j) == SB_JOB_RUNNING) {
 			if (!st->was_running[j]) {
 				st->was_running[j] = 1;
-				st->exec_start[j] = sb_csim_executed(s, j);
+				st->exec_start[j] = sb_cluster_sim_executed(s, j);
 			}
 			if (q < st->nq - 1)
 				wake = sb_min(wake, now + (limits[q] - svc) / g);
 		} else {
 			if (st->was_running[j]) {
 				st->was_running[j] = 0;
-				st->last_run[j] = sb_csim_executed(s, j) - st->exec_start[j];
+				st->last_run[j] = sb_cluster_sim_executed(s, j) - st->exec_start[j];
 			}
 			if (st->starve > 0 && q > 0 && st->last_run[j] > 0)
-				wake = sb_min(wake, now - sb_csim_since(s, j) +
+				wake = sb_min(wake, now - sb_cluster_sim_since(s, j) +
 					      st->starve * st->last_run[j]);
 		}
 	}
 	if (wake > now && isfinite(wake))
-		sb_csim_wake(s, wake);
+		sb_cluster_sim_wake(s, wake);
 }
 
 const struct sb_cluster_policy sb_cluster_policy_tiresias = {

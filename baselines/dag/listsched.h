@@ -16,8 +16,8 @@
 #ifndef SB_LISTSCHED_H
 #define SB_LISTSCHED_H
 
-#include "dag.h"
-#include "dagutil.h"
+#include "dag/dag.h"
+#include "dag/util.h"
 
 /* 1 if a and b are equal up to a relative 1e-9. */
 int sb_ls_near(double a, double b);

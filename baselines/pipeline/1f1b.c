@@ -10,16 +10,16 @@
  * ICML 2021 (PipeDream-Flush); spec pipeplan.md §4. Same iteration time as
  * GPipe for balanced stages: (M + S - 1)(F + B).
  */
-#include "pipe.h"
+#include "pipeline/pipeline.h"
 
-static int cap(const struct sb_pipe_view *v, const struct sb_opts *o)
+static int cap(const struct sb_pipeline_view *v, const struct sb_opts *o)
 {
 	(void)o;
 	return v->plan->S - v->stage;
 }
 
 /* A ready backward first (lowest microbatch), else the next forward. */
-static int pick(const struct sb_pipe_view *v, const struct sb_pipe_task *ready, int n,
+static int pick(const struct sb_pipeline_view *v, const struct sb_pipeline_task *ready, int n,
 		const struct sb_opts *o)
 {
 	int i, best = -1;
@@ -33,7 +33,7 @@ static int pick(const struct sb_pipe_view *v, const struct sb_pipe_task *ready, 
 	return best;
 }
 
-const struct sb_pipe_schedule sb_pipe_schedule_1f1b = {
+const struct sb_pipeline_schedule sb_pipeline_schedule_1f1b = {
 	.name = "1f1b",
 	.cite = "Narayanan et al., Memory-efficient pipeline-parallel DNN training "
 		"(PipeDream-Flush), ICML 2021",

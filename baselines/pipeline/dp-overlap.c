@@ -14,14 +14,14 @@
  */
 #include "dp_common.h"
 
-static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
-		struct sb_pipe_plan *out, struct sb_err *err)
+static int plan(const struct sb_pipeline_problem *pb, const struct sb_opts *o,
+		struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	(void)o;
 	return sb_dp_plan(pb, 1, "dp-overlap", out, err);
 }
 
-const struct sb_pipe_planner sb_pipe_planner_dp_overlap = {
+const struct sb_pipeline_planner sb_pipeline_planner_dp_overlap = {
 	.name = "dp-overlap",
 	.cite = "Fan et al., DAPPLE: a pipelined data parallel approach for training large "
 		"models, PPoPP 2021 (DP + normal overlap baseline)",

@@ -30,7 +30,7 @@
 #include <math.h>
 
 /* Fewest copies c of a one-stage pipeline with N / c replicas each, at
- * most 64 (the size of sb_pipe_stage.gpu). */
+ * most 64 (the size of sb_pipeline_stage.gpu). */
 static int dp_copies(int N)
 {
 	int c;
@@ -40,23 +40,23 @@ static int dp_copies(int N)
 	return N;
 }
 
-static double dp_mem(const struct sb_pmodel *m, const struct sb_pipe_prefix *x,
-		     const struct sb_pipe_schedule *sc, const struct sb_opts *so, double batch,
+static double dp_mem(const struct sb_pmodel *m, const struct sb_pipeline_prefix *x,
+		     const struct sb_pipeline_schedule *sc, const struct sb_opts *so, double batch,
 		     int copies, int r, int M, double kappa)
 {
 	int cap = sb_pbase_cap(sc, so, 1, M, 0);
-	return sb_pipe_stage_mem(m, x, 0, m->n - 1, r, batch / ((double)copies * M), cap, kappa,
+	return sb_pipeline_stage_mem(m, x, 0, m->n - 1, r, batch / ((double)copies * M), cap, kappa,
 				 0);
 }
 
-int sb_dp_plan(const struct sb_pipe_problem *pb, int overlap, const char *planner,
-	       struct sb_pipe_plan *out, struct sb_err *err)
+int sb_dp_plan(const struct sb_pipeline_problem *pb, int overlap, const char *planner,
+	       struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	const struct sb_pmodel *m = pb->model;
 	const struct sb_topo *t = pb->topo;
-	const struct sb_pipe_schedule *sc;
+	const struct sb_pipeline_schedule *sc;
 	struct sb_opts so;
-	struct sb_pipe_prefix x;
+	struct sb_pipeline_prefix x;
 	int N = t->n, copies = dp_copies(N), r = N / copies, M = 0, k, i, rc = 0;
 	double per_gpu = pb->batch / N, limit = sb_pbase_mem_limit(t);
 
@@ -72,7 +72,7 @@ int sb_dp_plan(const struct sb_pipe_problem *pb, int overlap, const char *planne
 		return sb_err_set(err, SB_EXIT_RUN, "%s: %d microbatches of %g samples per GPU "
 				  "leave less than one sample per microbatch", planner, pb->M,
 				  per_gpu);
-	sb_pipe_prefix_init(&x, m);
+	sb_pipeline_prefix_init(&x, m);
 	if (pb->M > 0) {
 		if (dp_mem(m, &x, sc, &so, pb->batch, copies, r, pb->M, pb->kappa) <= limit)
 			M = pb->M;
@@ -95,11 +95,11 @@ int sb_dp_plan(const struct sb_pipe_problem *pb, int overlap, const char *planne
 				per_gpu / worst, sc->name, t->mem / 1e9);
 		goto out;
 	}
-	sb_pipe_plan_init(out, 1, copies);
+	sb_pipeline_plan_init(out, 1, copies);
 	out->M = M;
 	out->overlap = overlap;
 	for (k = 0; k < copies; k++) {
-		struct sb_pipe_stage *st = &out->st[k];
+		struct sb_pipeline_stage *st = &out->st[k];
 		st->first = 0;
 		st->last = m->n - 1;
 		st->r = r;
@@ -108,6 +108,6 @@ int sb_dp_plan(const struct sb_pipe_problem *pb, int overlap, const char *planne
 	}
 	sb_pbase_finish(out, pb, planner, sc);
 out:
-	sb_pipe_prefix_release(&x);
+	sb_pipeline_prefix_release(&x);
 	return rc;
 }

@@ -6,7 +6,7 @@
 #ifndef SB_DP_COMMON_H
 #define SB_DP_COMMON_H
 
-#include "pipe.h"
+#include "pipeline/pipeline.h"
 
 /*
  * Plan pure data parallelism for pb into out (initialised here; the caller
@@ -16,7 +16,7 @@
  * smallest microbatch does not fit one GPU; SB_EXIT_INPUT when the batch
  * (or pb->M) leaves a GPU less than one sample per microbatch.
  */
-int sb_dp_plan(const struct sb_pipe_problem *pb, int overlap, const char *planner,
-	       struct sb_pipe_plan *out, struct sb_err *err);
+int sb_dp_plan(const struct sb_pipeline_problem *pb, int overlap, const char *planner,
+	       struct sb_pipeline_plan *out, struct sb_err *err);
 
 #endif

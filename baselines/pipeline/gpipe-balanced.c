@@ -37,8 +37,8 @@ static const struct sb_param params[] = {
 
 struct ctx {
 	const struct sb_pmodel *m;
-	const struct sb_pipe_prefix *x;
-	const struct sb_pipe_schedule *sc;
+	const struct sb_pipeline_prefix *x;
+	const struct sb_pipeline_schedule *sc;
 	const struct sb_opts *so;
 	int S, M, recompute;
 	double beta, kappa, limit;
@@ -47,22 +47,22 @@ struct ctx {
 static double stage_cost(void *vc, int first, int last, int stage)
 {
 	const struct ctx *c = vc;
-	const struct sb_pipe_prefix *x = c->x;
+	const struct sb_pipeline_prefix *x = c->x;
 	double f = x->fwd[last + 1] - x->fwd[first], b = x->bwd[last + 1] - x->bwd[first];
 	int cap = sb_pbase_cap(c->sc, c->so, c->S, c->M, stage);
-	if (sb_pipe_stage_mem(c->m, x, first, last, 1, c->beta, cap, c->kappa, c->recompute) >
+	if (sb_pipeline_stage_mem(c->m, x, first, last, 1, c->beta, cap, c->kappa, c->recompute) >
 	    c->limit)
 		return INFINITY;
 	return f + b + (c->recompute ? f : 0);
 }
 
-static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
-		struct sb_pipe_plan *out, struct sb_err *err)
+static int plan(const struct sb_pipeline_problem *pb, const struct sb_opts *o,
+		struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	const struct sb_pmodel *m = pb->model;
 	const struct sb_topo *t = pb->topo;
 	struct sb_opts so;
-	struct sb_pipe_prefix x;
+	struct sb_pipeline_prefix x;
 	struct ctx c;
 	int S = (int)sb_opts_get(o, "stages"), M, s, *last, rc = 0;
 	double opt;
@@ -97,9 +97,9 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	c.beta = pb->batch / M;
 	c.kappa = pb->kappa;
 	c.limit = sb_pbase_mem_limit(t);
-	sb_pipe_prefix_init(&x, m);
+	sb_pipeline_prefix_init(&x, m);
 	last = SB_NEW(int, S);
-	opt = sb_pipe_minmax(m->n, S, stage_cost, &c, last);
+	opt = sb_pipeline_minmax(m->n, S, stage_cost, &c, last);
 	if (opt == INFINITY) {
 		rc = sb_err_set(err, SB_EXIT_RUN, "gpipe-balanced: no partition into %d stages fits "
 				"%.4g GB per GPU under schedule %s with %d microbatches%s", S,
@@ -107,7 +107,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 				c.recompute ? "" : " (try recompute=1)");
 		goto out;
 	}
-	sb_pipe_plan_init(out, S, 1);
+	sb_pipeline_plan_init(out, S, 1);
 	out->M = M;
 	out->recompute = c.recompute;
 	for (s = 0; s < S; s++) {
@@ -119,11 +119,11 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	sb_pbase_finish(out, pb, "gpipe-balanced", c.sc);
 out:
 	sb_free(last);
-	sb_pipe_prefix_release(&x);
+	sb_pipeline_prefix_release(&x);
 	return rc;
 }
 
-const struct sb_pipe_planner sb_pipe_planner_gpipe_balanced = {
+const struct sb_pipeline_planner sb_pipeline_planner_gpipe_balanced = {
 	.name = "gpipe-balanced",
 	.cite = "Huang et al., GPipe: efficient training of giant neural networks using "
 		"pipeline parallelism, NeurIPS 2019",

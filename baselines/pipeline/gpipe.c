@@ -9,9 +9,9 @@
  * every stage holds all M microbatches' activations (re-computation, a
  * plan option, trades them for a second forward).
  */
-#include "pipe.h"
+#include "pipeline/pipeline.h"
 
-static int pick(const struct sb_pipe_view *v, const struct sb_pipe_task *ready, int n,
+static int pick(const struct sb_pipeline_view *v, const struct sb_pipeline_task *ready, int n,
 		const struct sb_opts *o)
 {
 	int i, best = -1;
@@ -19,17 +19,17 @@ static int pick(const struct sb_pipe_view *v, const struct sb_pipe_task *ready, 
 	if (v->fdone < v->plan->M) {
 		/* forwards only, in order; wait for the next one's input */
 		for (i = 0; i < n; i++)
-			if (ready[i].kind == SB_PIPE_F && (best < 0 || ready[i].mb < ready[best].mb))
+			if (ready[i].kind == SB_PIPELINE_F && (best < 0 || ready[i].mb < ready[best].mb))
 				best = i;
 		return best;
 	}
 	for (i = 0; i < n; i++)
-		if (ready[i].kind == SB_PIPE_B && (best < 0 || ready[i].mb > ready[best].mb))
+		if (ready[i].kind == SB_PIPELINE_B && (best < 0 || ready[i].mb > ready[best].mb))
 			best = i;
 	return best;
 }
 
-const struct sb_pipe_schedule sb_pipe_schedule_gpipe = {
+const struct sb_pipeline_schedule sb_pipeline_schedule_gpipe = {
 	.name = "gpipe",
 	.cite = "Huang et al., GPipe: efficient training of giant neural networks using "
 		"pipeline parallelism, NeurIPS 2019",

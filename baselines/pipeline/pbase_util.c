@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
-const struct sb_pipe_schedule *sb_pbase_sched(const struct sb_pipe_problem *pb,
+const struct sb_pipeline_schedule *sb_pbase_sched(const struct sb_pipeline_problem *pb,
 					      const char *def, struct sb_opts *so,
 					      struct sb_err *err)
 {
-	const struct sb_pipe_schedule *sc = pb->sched ? pb->sched : sb_pipe_schedule_find(def);
+	const struct sb_pipeline_schedule *sc = pb->sched ? pb->sched : sb_pipeline_schedule_find(def);
 	if (!sc) {
 		sb_err_set(err, SB_EXIT_INPUT, "schedule '%s' is not registered", def);
 		return NULL;
@@ -21,16 +21,16 @@ const struct sb_pipe_schedule *sb_pbase_sched(const struct sb_pipe_problem *pb,
 	return sc;
 }
 
-int sb_pbase_cap(const struct sb_pipe_schedule *sc, const struct sb_opts *so, int S, int M,
+int sb_pbase_cap(const struct sb_pipeline_schedule *sc, const struct sb_opts *so, int S, int M,
 		 int stage)
 {
 	/* the cap hooks look at the plan's shape only (S, M, the stage) */
-	struct sb_pipe_plan shape;
+	struct sb_pipeline_plan shape;
 	memset(&shape, 0, sizeof shape);
 	shape.S = S;
 	shape.copies = 1;
 	shape.M = M;
-	return sb_pipe_sched_cap(sc, &shape, stage, so);
+	return sb_pipeline_sched_cap(sc, &shape, stage, so);
 }
 
 double sb_pbase_mem_limit(const struct sb_topo *t)
@@ -38,17 +38,17 @@ double sb_pbase_mem_limit(const struct sb_topo *t)
 	return t->mem * (1 - SB_PBASE_MEM_SLACK);
 }
 
-int sb_pbase_check_mem(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
-		       const struct sb_pipe_prefix *x, const struct sb_topo *t,
-		       const struct sb_pipe_schedule *sc, const struct sb_opts *so,
+int sb_pbase_check_mem(const struct sb_pipeline_plan *p, const struct sb_pmodel *m,
+		       const struct sb_pipeline_prefix *x, const struct sb_topo *t,
+		       const struct sb_pipeline_schedule *sc, const struct sb_opts *so,
 		       struct sb_err *err)
 {
 	double beta = p->batch / ((double)p->copies * p->M);
 	int s;
 	for (s = 0; s < p->S; s++) {
-		const struct sb_pipe_stage *st = &p->st[s];
+		const struct sb_pipeline_stage *st = &p->st[s];
 		int cap = sb_pbase_cap(sc, so, p->S, p->M, s);
-		double need = sb_pipe_stage_mem(m, x, st->first, st->last, st->r, beta, cap,
+		double need = sb_pipeline_stage_mem(m, x, st->first, st->last, st->r, beta, cap,
 						p->kappa, p->recompute);
 		if (need > sb_pbase_mem_limit(t))
 			return sb_err_set(err, SB_EXIT_RUN, "%s: stage %d (layers %d-%d on %d GPUs) "
@@ -60,8 +60,8 @@ int sb_pbase_check_mem(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
 	return 0;
 }
 
-void sb_pbase_finish(struct sb_pipe_plan *p, const struct sb_pipe_problem *pb,
-		     const char *planner, const struct sb_pipe_schedule *sc)
+void sb_pbase_finish(struct sb_pipeline_plan *p, const struct sb_pipeline_problem *pb,
+		     const char *planner, const struct sb_pipeline_schedule *sc)
 {
 	p->batch = pb->batch;
 	p->kappa = pb->kappa;

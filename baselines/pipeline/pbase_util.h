@@ -12,7 +12,7 @@
 #ifndef SB_PBASE_UTIL_H
 #define SB_PBASE_UTIL_H
 
-#include "pipe.h"
+#include "pipeline/pipeline.h"
 
 /* Relative slack of the planners' memory checks: the simulator sums the
  * layers of a stage, the planners difference prefix sums, and a plan
@@ -23,13 +23,13 @@
  * schedule named def. Fills so with its default parameters (the caps of
  * registered schedules may read them). NULL with SB_EXIT_INPUT in err when
  * def is not registered. */
-const struct sb_pipe_schedule *sb_pbase_sched(const struct sb_pipe_problem *pb,
+const struct sb_pipeline_schedule *sb_pbase_sched(const struct sb_pipeline_problem *pb,
 					      const char *def, struct sb_opts *so,
 					      struct sb_err *err);
 
 /* In-flight cap of stage `stage` of an S-stage pipeline with M
- * microbatches under sc (sb_pipe_sched_cap on a plan of that shape). */
-int sb_pbase_cap(const struct sb_pipe_schedule *sc, const struct sb_opts *so, int S, int M,
+ * microbatches under sc (sb_pipeline_sched_cap on a plan of that shape). */
+int sb_pbase_cap(const struct sb_pipeline_schedule *sc, const struct sb_opts *so, int S, int M,
 		 int stage);
 
 /* Bytes per GPU a stage may use: the topology's memory less the slack. */
@@ -37,19 +37,19 @@ double sb_pbase_mem_limit(const struct sb_topo *t);
 
 /*
  * Check that every stage of p fits the GPUs' memory under sc (in-flight
- * count from the schedule's cap, the model of sb_pipe_stage_mem). 0 if it
+ * count from the schedule's cap, the model of sb_pipeline_stage_mem). 0 if it
  * does; else SB_EXIT_RUN with a message naming the planner, the first
  * stage that does not fit and the bytes it needs.
  */
-int sb_pbase_check_mem(const struct sb_pipe_plan *p, const struct sb_pmodel *m,
-		       const struct sb_pipe_prefix *x, const struct sb_topo *t,
-		       const struct sb_pipe_schedule *sc, const struct sb_opts *so,
+int sb_pbase_check_mem(const struct sb_pipeline_plan *p, const struct sb_pmodel *m,
+		       const struct sb_pipeline_prefix *x, const struct sb_topo *t,
+		       const struct sb_pipeline_schedule *sc, const struct sb_opts *so,
 		       struct sb_err *err);
 
 /* Fill the fields every planner sets the same way: batch and kappa from
  * pb, the planner's name, the schedule's name. */
-void sb_pbase_finish(struct sb_pipe_plan *p, const struct sb_pipe_problem *pb,
-		     const char *planner, const struct sb_pipe_schedule *sc);
+void sb_pbase_finish(struct sb_pipeline_plan *p, const struct sb_pipeline_problem *pb,
+		     const char *planner, const struct sb_pipeline_schedule *sc);
 
 /* 1 if x is a whole number (within 1e-9). */
 int sb_pbase_whole(double x);

@@ -33,7 +33,7 @@
  *     from a GPU of stage s to its next stage in the same copy) counted
  *     for the activation and its gradient, AR_s = 2 (w-1)/w W_s / (the
  *     smallest bandwidth among the w GPUs of stage s);
- *   - memory: our model (sb_pipe_stage_mem) with the schedule's in-flight
+ *   - memory: our model (sb_pipeline_stage_mem) with the schedule's in-flight
  *     count (1F1B: d - s); one weight version, as in the Flush variant;
  *   - with the problem's M only b = batch / (w M) >= 1 is allowed; ties
  *     go to fewer stages, the first layout, no re-computation, fewer
@@ -53,7 +53,7 @@ struct cfg {
 };
 
 struct part_ctx {
-	const struct sb_pipe_prefix *x;
+	const struct sb_pipeline_prefix *x;
 	int recompute;
 };
 
@@ -72,8 +72,8 @@ static int gpu_of(const struct cfg *c, int copy, int stage)
 
 /* Predicted iteration time of configuration c with stage ends last[],
  * or INFINITY when a stage does not fit in memory. */
-static double predict(const struct cfg *c, const int *last, const struct sb_pipe_problem *pb,
-		      const struct sb_pipe_prefix *x, const struct sb_pipe_schedule *sc,
+static double predict(const struct cfg *c, const int *last, const struct sb_pipeline_problem *pb,
+		      const struct sb_pipeline_prefix *x, const struct sb_pipeline_schedule *sc,
 		      const struct sb_opts *so, int *gbuf)
 {
 	const struct sb_pmodel *m = pb->model;
@@ -88,7 +88,7 @@ static double predict(const struct cfg *c, const int *last, const struct sb_pipe
 		double bw = b * (x->bwd[last[s] + 1] - x->bwd[first]) / speed, comm = 0;
 		double W = x->params[last[s] + 1] - x->params[first];
 		int cap = sb_pbase_cap(sc, so, c->d, c->M, s);
-		if (sb_pipe_stage_mem(m, x, first, last[s], 1, b, cap, pb->kappa, c->recompute) > limit)
+		if (sb_pipeline_stage_mem(m, x, first, last[s], 1, b, cap, pb->kappa, c->recompute) > limit)
 			return INFINITY;
 		if (s + 1 < c->d) {
 			double lbw = INFINITY;
@@ -100,20 +100,20 @@ static double predict(const struct cfg *c, const int *last, const struct sb_pipe
 		if (c->w > 1) {
 			for (k = 0; k < c->w; k++)
 				gbuf[k] = gpu_of(c, k, s);
-			ar = sb_max(ar, 2.0 * (c->w - 1) / c->w * W / sb_pipe_min_bw(t, gbuf, c->w, gbuf, c->w));
+			ar = sb_max(ar, 2.0 * (c->w - 1) / c->w * W / sb_pipeline_min_bw(t, gbuf, c->w, gbuf, c->w));
 		}
 	}
 	return (c->M + c->d - 1) * stage + ar;
 }
 
-static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
-		struct sb_pipe_plan *out, struct sb_err *err)
+static int plan(const struct sb_pipeline_problem *pb, const struct sb_opts *o,
+		struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	const struct sb_pmodel *m = pb->model;
 	const struct sb_topo *t = pb->topo;
-	const struct sb_pipe_schedule *sc;
+	const struct sb_pipeline_schedule *sc;
 	struct sb_opts so;
-	struct sb_pipe_prefix x;
+	struct sb_pipeline_prefix x;
 	struct cfg best, c;
 	int N = t->n, L = m->n, *last = SB_NEW(int, L), *blast = SB_NEW(int, L);
 	int *gbuf = SB_NEW(int, N), s, k, rc = 0;
@@ -124,7 +124,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 		rc = SB_EXIT_INPUT;
 		goto done;
 	}
-	sb_pipe_prefix_init(&x, m);
+	sb_pipeline_prefix_init(&x, m);
 	memset(&best, 0, sizeof best);
 	best.T = INFINITY;
 	for (c.d = 1; c.d <= N && c.d <= L; c.d++) {
@@ -137,7 +137,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 			int Mmax = pb->M > 0 ? pb->M : (int)floor(per + 1e-9), Mmin = pb->M > 0 ? pb->M : 1;
 			if (!(per >= 1))
 				continue;
-			sb_pipe_minmax(L, c.d, part_cost, &pc, last);
+			sb_pipeline_minmax(L, c.d, part_cost, &pc, last);
 			for (c.layout = 0; c.layout <= 1; c.layout++) {
 				if (c.layout == LAYOUT_REPLICAS && (c.w == 1 || c.d == 1))
 					continue;
@@ -164,12 +164,12 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 				t->mem / 1e9, sc->name);
 		goto out;
 	}
-	sb_pipe_plan_init(out, best.d, best.w);
+	sb_pipeline_plan_init(out, best.d, best.w);
 	out->M = best.M;
 	out->recompute = best.recompute;
 	for (k = 0; k < best.w; k++)
 		for (s = 0; s < best.d; s++) {
-			struct sb_pipe_stage *st = &out->st[k * best.d + s];
+			struct sb_pipeline_stage *st = &out->st[k * best.d + s];
 			st->first = s ? blast[s - 1] + 1 : 0;
 			st->last = blast[s];
 			st->r = 1;
@@ -177,7 +177,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 		}
 	sb_pbase_finish(out, pb, "pipedream-2bw", sc);
 out:
-	sb_pipe_prefix_release(&x);
+	sb_pipeline_prefix_release(&x);
 done:
 	sb_free(last);
 	sb_free(blast);
@@ -185,7 +185,7 @@ done:
 	return rc;
 }
 
-const struct sb_pipe_planner sb_pipe_planner_pipedream_2bw = {
+const struct sb_pipeline_planner sb_pipeline_planner_pipedream_2bw = {
 	.name = "pipedream-2bw",
 	.cite = "Narayanan et al., Memory-efficient pipeline-parallel DNN training, ICML 2021",
 	.desc = "w copies x d stages (d w = N), balanced split, microbatch size and "

@@ -73,7 +73,7 @@ struct level {
 	const double *comp;   /* L x L: layers i..j on one worker (INFINITY: impossible) */
 	const int *inner_r;   /* L x L: most GPUs of a stage inside one worker's
 				 sub-pipeline for i..j (NULL: 1) */
-	const struct sb_pipe_prefix *x;
+	const struct sb_pipeline_prefix *x;
 	const struct sb_pmodel *m;
 	double b;             /* samples per minibatch */
 	double *A;
@@ -229,9 +229,9 @@ static double level_bw(const struct sb_topo *t, int same)
  * mapped). 0, or SB_EXIT_RUN when no plan passes PipeDream's memory check
  * or a stage would need more than 64 GPUs.
  */
-static int pd_solve(const struct sb_pmodel *m, const struct sb_pipe_prefix *x,
+static int pd_solve(const struct sb_pmodel *m, const struct sb_pipeline_prefix *x,
 		    const struct sb_topo *t, double b, int rcap, int act_term,
-		    struct sb_pipe_plan *out, struct sb_err *err)
+		    struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	int L = m->n, g = hierarchy(t), i, j, s, S = 0, rc = 0;
 	double speed = t->speed > 0 ? t->speed : 1;
@@ -274,7 +274,7 @@ static int pd_solve(const struct sb_pmodel *m, const struct sb_pipe_prefix *x,
 		hi.nw = t->n;
 		for (i = 0; i < t->n; i++)
 			gpus[i] = i;
-		hi.bw = sb_pipe_min_bw(t, gpus, t->n, gpus, t->n);
+		hi.bw = sb_pipeline_min_bw(t, gpus, t->n, gpus, t->n);
 		hi.memcap = t->mem;
 	}
 	hi.L = L;
@@ -295,7 +295,7 @@ static int pd_solve(const struct sb_pmodel *m, const struct sb_pipe_prefix *x,
 	ntop = unroll(&hi, 0, L - 1, hi.nw - 1, top);
 	for (s = 0; s < ntop; s++)
 		S += g ? unroll(&lo, top[s].first, top[s].last, g - 1, sub) : 1;
-	sb_pipe_plan_init(out, S, 1);
+	sb_pipeline_plan_init(out, S, 1);
 	S = 0;
 	{
 		int srv = 0, gpu = 0;   /* next free server (hierarchy) or GPU (flat) */
@@ -308,12 +308,12 @@ static int pd_solve(const struct sb_pmodel *m, const struct sb_pipe_prefix *x,
 				sub[0].w = 1;
 			}
 			for (q = 0; q < nsub; q++) {
-				struct sb_pipe_stage *st = &out->st[S++];
+				struct sb_pipeline_stage *st = &out->st[S++];
 				int r = sub[q].w * top[s].w;
 				if (r > 64) {
 					rc = sb_err_set(err, SB_EXIT_RUN, "pipedream: a stage on %d GPUs "
 							"(plans hold at most 64 per stage)", r);
-					sb_pipe_plan_release(out);
+					sb_pipeline_plan_release(out);
 					goto out;
 				}
 				st->first = sub[q].first;
@@ -351,9 +351,9 @@ out:
 /* Plan at minibatch b with replica cap rcap, run with M microbatches
  * (M = 0: derived from the plan's replication, see the header); fits
  * our memory model under sc, else SB_EXIT_RUN and out released. */
-static int try_plan(const struct sb_pipe_problem *pb, const struct sb_pipe_prefix *x,
-		    const struct sb_pipe_schedule *sc, const struct sb_opts *so, double b, int rcap,
-		    int M, int act_term, struct sb_pipe_plan *out, struct sb_err *err)
+static int try_plan(const struct sb_pipeline_problem *pb, const struct sb_pipeline_prefix *x,
+		    const struct sb_pipeline_schedule *sc, const struct sb_opts *so, double b, int rcap,
+		    int M, int act_term, struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	int rc = pd_solve(pb->model, x, pb->topo, b, rcap, act_term, out, err), s, rmax = 1, d;
 	double want;
@@ -366,7 +366,7 @@ static int try_plan(const struct sb_pipe_problem *pb, const struct sb_pipe_prefi
 		d = sb_pbase_divisor_ge(pb->batch, (int)ceil(want - 1e-9));
 		M = d ? (int)floor(pb->batch / d + 0.5) : (int)floor(pb->batch / want + 1e-9);
 		if (M < 1) {
-			sb_pipe_plan_release(out);
+			sb_pipeline_plan_release(out);
 			return sb_err_set(err, SB_EXIT_RUN, "pipedream: the plan replicates a stage "
 					  "%d times, more than the batch of %g samples", rmax,
 					  pb->batch);
@@ -376,17 +376,17 @@ static int try_plan(const struct sb_pipe_problem *pb, const struct sb_pipe_prefi
 	sb_pbase_finish(out, pb, "pipedream", sc);
 	rc = sb_pbase_check_mem(out, pb->model, x, pb->topo, sc, so, err);
 	if (rc)
-		sb_pipe_plan_release(out);
+		sb_pipeline_plan_release(out);
 	return rc;
 }
 
-static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
-		struct sb_pipe_plan *out, struct sb_err *err)
+static int plan(const struct sb_pipeline_problem *pb, const struct sb_opts *o,
+		struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	const struct sb_pmodel *m = pb->model;
-	const struct sb_pipe_schedule *sc;
+	const struct sb_pipeline_schedule *sc;
 	struct sb_opts so;
-	struct sb_pipe_prefix x;
+	struct sb_pipeline_prefix x;
 	struct sb_err first;
 	int act_term = !(int)sb_opts_get(o, "code_activation_quirk"), M, rc;
 	double b;
@@ -399,7 +399,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	if (pb->M > pb->batch)
 		return sb_err_set(err, SB_EXIT_INPUT, "pipedream: %d microbatches of a batch of %g "
 				  "samples", pb->M, pb->batch);
-	sb_pipe_prefix_init(&x, m);
+	sb_pipeline_prefix_init(&x, m);
 	if (pb->M > 0) {
 		b = pb->batch / pb->M;
 		rc = try_plan(pb, &x, sc, &so, b, (int)floor(b + 1e-9), pb->M, act_term, out, err);
@@ -418,11 +418,11 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	if (rc == SB_EXIT_RUN)
 		sb_err_set(err, rc, "%s; nor does any other number of microbatches", first.msg);
 out:
-	sb_pipe_prefix_release(&x);
+	sb_pipeline_prefix_release(&x);
 	return rc;
 }
 
-const struct sb_pipe_planner sb_pipe_planner_pipedream = {
+const struct sb_pipeline_planner sb_pipeline_planner_pipedream = {
 	.name = "pipedream",
 	.cite = "Narayanan et al., PipeDream: generalized pipeline parallelism for DNN "
 		"training, SOSP 2019",

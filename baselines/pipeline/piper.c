@@ -55,7 +55,7 @@
 
 struct piper {
 	const struct sb_pmodel *m;
-	const struct sb_pipe_prefix *x;
+	const struct sb_pipeline_prefix *x;
 	int L, N, M, dcap;
 	double beta, bw, speed, kappa, limit;
 	double *best;         /* (L+1) x (N+1) */
@@ -65,7 +65,7 @@ struct piper {
 /* Piper's time of layers i..j as one stage of degree d, per microbatch. */
 static double stage_time(const struct piper *p, int i, int j, int d)
 {
-	const struct sb_pipe_prefix *x = p->x;
+	const struct sb_pipeline_prefix *x = p->x;
 	double edge = (i > 0 ? p->m->layer[i - 1].act : 0) + (j + 1 < p->L ? p->m->layer[j].act : 0);
 	double W = x->params[j + 1] - x->params[i];
 	double comp = p->beta * (x->fwd[j + 1] - x->fwd[i] + x->bwd[j + 1] - x->bwd[i]) / p->speed;
@@ -75,7 +75,7 @@ static double stage_time(const struct piper *p, int i, int j, int d)
 
 static int stage_fits(const struct piper *p, int i, int j, int d, int n)
 {
-	const struct sb_pipe_prefix *x = p->x;
+	const struct sb_pipeline_prefix *x = p->x;
 	int y = (n + d - 1) / d;
 	return p->beta * (x->stash[j + 1] - x->stash[i]) * y +
 	       p->kappa * (x->params[j + 1] - x->params[i]) <= p->limit;
@@ -107,16 +107,16 @@ static void solve(struct piper *p)
 }
 
 /* Plan with M microbatches into out; SB_EXIT_RUN when nothing fits. */
-static int plan_M(struct piper *p, const struct sb_pipe_problem *pb,
-		  const struct sb_pipe_schedule *sc, const struct sb_opts *so, int M,
-		  struct sb_pipe_plan *out, struct sb_err *err)
+static int plan_M(struct piper *p, const struct sb_pipeline_problem *pb,
+		  const struct sb_pipeline_schedule *sc, const struct sb_opts *so, int M,
+		  struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	int n, nbest = 0, S = 0, i, s, g = 0, k, rc;
 	double opt = INFINITY;
 
 	p->M = M;
 	p->beta = pb->batch / M;
-	/* a stage holds at most 64 GPUs (sb_pipe_stage.gpu) */
+	/* a stage holds at most 64 GPUs (sb_pipeline_stage.gpu) */
 	p->dcap = (int)sb_min(64, floor(p->beta + 1e-9));
 	solve(p);
 	for (n = 1; n <= p->N; n++)
@@ -132,11 +132,11 @@ static int plan_M(struct piper *p, const struct sb_pipe_problem *pb,
 		n -= p->deg[e];
 		i = p->cut[e] + 1;
 	}
-	sb_pipe_plan_init(out, S, 1);
+	sb_pipeline_plan_init(out, S, 1);
 	out->M = M;
 	for (i = 0, n = nbest, s = 0; i < p->L; s++) {
 		size_t e = (size_t)i * (p->N + 1) + n;
-		struct sb_pipe_stage *st = &out->st[s];
+		struct sb_pipeline_stage *st = &out->st[s];
 		st->first = i;
 		st->last = p->cut[e];
 		st->r = p->deg[e];
@@ -148,17 +148,17 @@ static int plan_M(struct piper *p, const struct sb_pipe_problem *pb,
 	sb_pbase_finish(out, pb, "piper", sc);
 	rc = sb_pbase_check_mem(out, p->m, p->x, pb->topo, sc, so, err);
 	if (rc)
-		sb_pipe_plan_release(out);
+		sb_pipeline_plan_release(out);
 	return rc;
 }
 
-static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
-		struct sb_pipe_plan *out, struct sb_err *err)
+static int plan(const struct sb_pipeline_problem *pb, const struct sb_opts *o,
+		struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	const struct sb_topo *t = pb->topo;
-	const struct sb_pipe_schedule *sc;
+	const struct sb_pipeline_schedule *sc;
 	struct sb_opts so;
-	struct sb_pipe_prefix x;
+	struct sb_pipeline_prefix x;
 	struct piper p;
 	int *all, g, M, M0, rc;
 	size_t cells;
@@ -173,7 +173,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 		return sb_err_set(err, SB_EXIT_INPUT, "piper: %d microbatches of a batch of %g "
 				  "samples", pb->M, pb->batch);
 	memset(&p, 0, sizeof p);
-	sb_pipe_prefix_init(&x, pb->model);
+	sb_pipeline_prefix_init(&x, pb->model);
 	p.m = pb->model;
 	p.x = &x;
 	p.L = pb->model->n;
@@ -184,7 +184,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	all = SB_NEW(int, t->n);
 	for (g = 0; g < t->n; g++)
 		all[g] = g;
-	p.bw = sb_pipe_min_bw(t, all, t->n, all, t->n);
+	p.bw = sb_pipeline_min_bw(t, all, t->n, all, t->n);
 	sb_free(all);
 	cells = (size_t)(p.L + 1) * (p.N + 1);
 	p.best = SB_NEW(double, cells);
@@ -212,7 +212,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 	 * at the same time per sample: take the most microbatches that allow
 	 * them (Piper's ties, broken towards a shorter fill and drain). */
 	{
-		struct sb_pipe_plan more;
+		struct sb_pipeline_plan more;
 		struct sb_err ignored;
 		int s, dmax = 1, d, M1;
 		M = out->M;
@@ -221,7 +221,7 @@ static int plan(const struct sb_pipe_problem *pb, const struct sb_opts *o,
 		d = sb_pbase_divisor_ge(pb->batch, dmax);
 		M1 = d ? (int)floor(pb->batch / d + 0.5) : (int)floor(pb->batch / dmax + 1e-9);
 		if (M1 > M && plan_M(&p, pb, sc, &so, M1, &more, &ignored) == 0) {
-			sb_pipe_plan_release(out);
+			sb_pipeline_plan_release(out);
 			*out = more;
 		}
 	}
@@ -229,11 +229,11 @@ out:
 	sb_free(p.best);
 	sb_free(p.cut);
 	sb_free(p.deg);
-	sb_pipe_prefix_release(&x);
+	sb_pipeline_prefix_release(&x);
 	return rc;
 }
 
-const struct sb_pipe_planner sb_pipe_planner_piper = {
+const struct sb_pipeline_planner sb_pipeline_planner_piper = {
 	.name = "piper",
 	.cite = "Tarnawski, Narayanan, Phanishayee, Piper: multidimensional planner for DNN "
 		"parallelization, NeurIPS 2021",

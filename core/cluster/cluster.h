@@ -1,0 +1,348 @@
+/*
+ * cluster.h - the cluster family: a GPU cluster (servers x GPUs, intra- and
+ * inter-server bandwidth), rigid gang-scheduled training jobs with a
+ * parallel configuration and a communication graph, the policy interface
+ * (schedulers and placers), the event-driven simulator clustersim and its
+ * independent checker.
+ *
+ * Model (spec asrpt.md §2; [R] = our reconstruction, the paper's body is not
+ * available): a job j arrives at a_j, needs g_j = d*t*p GPUs at once (data,
+ * tensor, pipeline degree), runs n_j iterations, and one iteration lasts
+ * tau_j(placement) seconds: compute plus the slowest transfer of each
+ * communication phase over the links its placement uses (jobgraph.c). A
+ * job holds its GPUs until it finishes or a scheduler preempts it; a
+ * preempted job keeps its completed iterations and pays a restart overhead
+ * when it runs again. One job per GPU.
+ *
+ * Policies never own the event loop: the simulator calls their hooks and
+ * they act through sb_cluster_sim_start/sb_cluster_sim_preempt, every action checked.
+ * Non-clairvoyant policies cannot see n_j: the simulator gives them job
+ * records whose `iters` is -1 (only policies declared clairvoyant, i.e.
+ * oracle baselines, see the true counts).
+ */
+#ifndef SB_CLUSTER_H
+#define SB_CLUSTER_H
+
+#include "opts.h"
+#include "rng.h"
+#include "sb.h"
+#include "registry.h"
+
+/* ------------------------------------------------------------------ */
+/* Cluster, models, jobs                                               */
+/* ------------------------------------------------------------------ */
+
+struct sb_cluster {
+	char name[32];
+	int nserver;          /* S servers */
+	int gpus;             /* G GPUs per server */
+	double b_in;          /* bytes/s between two GPUs of one server */
+	double b_out;         /* bytes/s of a server's NIC, shared by the
+	                         inter-server flows of one phase (<= b_in) */
+	double gpu_flops;     /* peak FLOP/s of one GPU */
+	double mfe;           /* model-FLOP efficiency, in (0, 1] */
+	double restart;       /* seconds lost when a preempted job resumes */
+	int additive;         /* 1: additive iteration time (sum of all
+	                         transfers), 0: phase model (max per phase) */
+};
+
+enum sb_model_class { SB_MODEL_CNN = 0, SB_MODEL_TRANSFORMER = 1 };
+
+/* What the iteration-time model needs to know about a DNN. */
+struct sb_model {
+	char name[32];
+	int cls;              /* enum sb_model_class */
+	double params;        /* parameter count P */
+	int layers;           /* L (transformers) */
+	int hidden;           /* h (transformers) */
+	int seq;              /* tokens per sequence (transformers) */
+	double fwd_flops;     /* forward FLOPs per sample (CNNs) */
+	double grad_bytes;    /* bytes of one full gradient exchanged by data
+	                         parallelism (fp16 2P unless measured) */
+	double act_bytes;     /* bytes of one sample's activation crossing a
+	                         pipeline-stage boundary (fp16) */
+	int batch;            /* default global batch (samples or sequences) */
+};
+
+struct sb_job {
+	int id;               /* index in the job set (arrival order) */
+	double arrival;       /* seconds */
+	int model;            /* index into the job set's model table */
+	int d, t, p;          /* data, tensor, pipeline parallel degree */
+	int gpus;             /* d * t * p */
+	int micro;            /* micro-batches per iteration (>= 1) */
+	int batch;            /* global batch (samples or sequences) */
+	long iters;           /* true iteration count n_j; -1 when hidden */
+	/* Known at arrival (predictor features; -1 / 0 when unknown): */
+	int family;           /* recurrence family, -1 for a one-off job */
+	int user;
+	double batch_mult;    /* batch size relative to the family's default */
+	double lr_mult;       /* learning rate relative to the default */
+	double data_frac;     /* fraction of the data set */
+	double trace_runtime; /* runtime in the trace it came from (s), or -1 */
+};
+
+/* A workload: jobs sorted by (arrival, id) with id = index, and the model
+ * table they refer to. Owned; free with sb_jobset_release. */
+struct sb_jobset {
+	int n;
+	struct sb_job *job;
+	int nmodel;
+	struct sb_model *model;
+	char source[256];     /* "synthetic: W1 ..." or "real: <files>" */
+};
+
+void sb_jobset_release(struct sb_jobset *js);
+/* Check the invariants above (ids, order, degrees, finite positive
+ * numbers); returns 0 or SB_EXIT_INPUT naming the job and field. Also
+ * rejects jobs that need more GPUs than c has (c may be NULL). */
+int sb_jobset_validate(const struct sb_jobset *js, const struct sb_cluster *c,
+		       struct sb_err *err);
+/* Check a cluster description; 0 or SB_EXIT_INPUT naming the field. */
+int sb_cluster_validate(const struct sb_cluster *c, struct sb_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Job communication graph and iteration time (jobgraph.c)             */
+/* ------------------------------------------------------------------ */
+
+enum sb_edge_type { SB_EDGE_TP = 0, SB_EDGE_PP = 1, SB_EDGE_DP = 2 };
+
+/*
+ * H_j: one vertex per worker (r, s, k) = (replica, stage, shard), numbered
+ * v = (r * p + s) * t + k; edges carry the bytes one iteration moves
+ * between two workers: tensor-parallel rings over the t shards of each
+ * (r, s), pipeline edges (r, s, k) -> (r, s + 1, k), data-parallel rings
+ * over the d replicas of each (s, k). A ring of 2 is one edge.
+ */
+struct sb_jobgraph {
+	int nv, ne;
+	int *eu, *ev;
+	unsigned char *type;  /* enum sb_edge_type */
+	double *w;            /* bytes per iteration */
+	double t_comp;        /* compute seconds per iteration, pipeline
+	                         bubble (m + p - 1) / m included */
+};
+
+void sb_jobgraph_build(struct sb_jobgraph *h, const struct sb_job *j,
+		       const struct sb_model *m, const struct sb_cluster *c);
+void sb_jobgraph_release(struct sb_jobgraph *h);
+/* Seconds per iteration when vertex v runs on server server[v]. */
+double sb_job_iter_time(const struct sb_cluster *c, const struct sb_jobgraph *h,
+			const int *server);
+/* The same with every transfer at intra-server speed: no placement on any
+ * cluster is faster (b_out <= b_in), so n_j times this is a lower bound on
+ * the job's processing time. */
+double sb_job_iter_time_lb(const struct sb_cluster *c, const struct sb_jobgraph *h);
+/* Bytes per iteration on edges whose endpoints are on different servers. */
+double sb_jobgraph_cut(const struct sb_jobgraph *h, const int *server);
+/*
+ * Reference placement on an otherwise empty cluster: workers in vertex
+ * order fill ceil(g / G) servers (tensor groups, then stages, stay
+ * together). Fills server[nv]; returns its iteration time.
+ */
+double sb_job_ref_placement(const struct sb_cluster *c, const struct sb_jobgraph *h,
+			    int *server);
+
+/* ------------------------------------------------------------------ */
+/* Simulator state seen by policies (clustersim.c)                     */
+/* ------------------------------------------------------------------ */
+
+struct sb_csim;
+
+enum sb_job_state {
+	SB_JOB_FUTURE = 0,    /* not arrived yet */
+	SB_JOB_PENDING = 1,   /* arrived, not running, not done */
+	SB_JOB_RUNNING = 2,
+	SB_JOB_DONE = 3,
+};
+
+double sb_cluster_sim_now(const struct sb_csim *s);
+const struct sb_cluster *sb_cluster_sim_cluster(const struct sb_csim *s);
+/* Job records as this policy may see them (iters = -1 unless the policy
+ * is clairvoyant) and the model table. */
+const struct sb_job *sb_cluster_sim_job(const struct sb_csim *s, int j);
+const struct sb_model *sb_cluster_sim_model(const struct sb_csim *s, int j);
+int sb_cluster_sim_njobs(const struct sb_csim *s);
+const struct sb_jobgraph *sb_cluster_sim_graph(const struct sb_csim *s, int j);
+/* Iteration time of j on its reference placement (sb_job_ref_placement). */
+double sb_cluster_sim_tau_ref(const struct sb_csim *s, int j);
+int sb_cluster_sim_state(const struct sb_csim *s, int j);
+/* Iterations completed so far (whole iterations; a running job's count
+ * grows as it runs), executed seconds, attained service (GPUs x executed
+ * seconds, restart overheads included), seconds since j last started or
+ * last became pending, and its number of preemptions. */
+long sb_cluster_sim_done(const struct sb_csim *s, int j);
+double sb_cluster_sim_executed(const struct sb_csim *s, int j);
+double sb_cluster_sim_attained(const struct sb_csim *s, int j);
+double sb_cluster_sim_since(const struct sb_csim *s, int j);
+int sb_cluster_sim_preemptions(const struct sb_csim *s, int j);
+/* Iteration time of a running job on its current placement (0 if not
+ * running), and the seconds its current run has lasted. */
+double sb_cluster_sim_tau(const struct sb_csim *s, int j);
+/* Arrived, unfinished jobs in arrival order; the array is valid until the
+ * next simulator call. */
+const int *sb_cluster_sim_active(struct sb_csim *s, int *n);
+/* Running jobs (in no particular but deterministic order); valid until
+ * the next start, preemption or completion. */
+const int *sb_cluster_sim_running(const struct sb_csim *s, int *n);
+/* Free GPUs: in all, per server (array of S), and per GPU (N flags). */
+int sb_cluster_sim_free(const struct sb_csim *s);
+const int *sb_cluster_sim_free_per_server(const struct sb_csim *s);
+const unsigned char *sb_cluster_sim_gpu_free(const struct sb_csim *s);
+
+/* Actions (from schedule/on_* hooks only). sb_cluster_sim_start places pending
+ * job j with the run's placer and starts it: 0, or -1 when the placer
+ * finds no room (nothing changes). sb_cluster_sim_start_on starts j on the given
+ * GPUs (a policy bug, SB_BUG, if they are not free or not g_j distinct
+ * GPUs). sb_cluster_sim_preempt stops running job j (its completed iterations
+ * are kept). sb_cluster_sim_wake asks for a schedule() call at time t > now. */
+int sb_cluster_sim_start(struct sb_csim *s, int j);
+void sb_cluster_sim_start_on(struct sb_csim *s, int j, const int *gpus);
+void sb_cluster_sim_preempt(struct sb_csim *s, int j);
+void sb_cluster_sim_wake(struct sb_csim *s, double t);
+
+/* ------------------------------------------------------------------ */
+/* Policies                                                            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * One struct for both roles, like the dag family: a scheduler fills the
+ * scheduling hooks and names a default placer; a placer fills .place. A
+ * run combines one of each ("fifo+firstfit"; a scheduler alone uses its
+ * default placer).
+ */
+struct sb_cluster_policy {
+	const char *name;        /* = file name = CLI name */
+	const char *cite;
+	const char *desc;
+	const char *provenance;  /* "reconstructed", "ours", "published algorithm" */
+	const struct sb_param *params;
+	int clairvoyant;         /* 1: sees true iteration counts (oracles) */
+
+	/* Scheduler. init: private state (may be NULL), called once before
+	 * the first event; rng is the policy's own stream. release frees it. */
+	void *(*init)(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng);
+	void (*release)(void *ctx);
+	/* Called when job j arrives / finishes (before schedule). Optional. */
+	void (*on_arrival)(void *ctx, struct sb_csim *s, int j);
+	void (*on_finish)(void *ctx, struct sb_csim *s, int j);
+	/* Called once after every batch of simultaneous events (arrivals,
+	 * completions, wake-ups): start and preempt jobs here. Required. */
+	void (*schedule)(void *ctx, struct sb_csim *s);
+	const char *default_place;
+
+	/* Placer: choose g_j free GPUs for pending job j into gpus[0..g_j)
+	 * (gpus[v] runs worker v of the job graph). 0, or -1 if j does not
+	 * fit. Must not change the simulator. */
+	int (*place)(const struct sb_csim *s, int j, const struct sb_opts *o,
+		     struct sb_rng *rng, int *gpus);
+};
+
+const struct sb_cluster_policy *sb_cluster_policy_find(const char *name);
+const struct sb_cluster_policy *const *sb_cluster_policies(int *n);
+const char *sb_cluster_policy_file(const struct sb_cluster_policy *p);
+SB_REGISTERED(sb_cluster_policy);
+/* `sb eval cluster ...` (core/cluster/eval.c) */
+int sb_cluster_eval(int argc, char **argv);
+/* its entry in the family table (core/cluster/family.c) */
+extern const struct sb_family sb_family_cluster;
+
+struct sb_cluster_combo {
+	const struct sb_cluster_policy *sched;
+	const struct sb_cluster_policy *place;
+	char label[96];          /* "fifo+firstfit" */
+};
+/* Parse "SCHED+PLACER" or "SCHED" (its default placer); SB_EXIT_INPUT
+ * listing what is registered when a name is unknown or has the wrong role. */
+int sb_cluster_combo_parse(struct sb_cluster_combo *c, const char *spec,
+			   struct sb_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Running: simulate, check, measure                                   */
+/* ------------------------------------------------------------------ */
+
+/* One stretch of a job on one set of GPUs. */
+struct sb_cluster_seg {
+	int job;
+	double start, end;       /* the run; the first `overhead` s are restart */
+	double overhead;
+	long iters;              /* whole iterations completed in it */
+	double tau;              /* iteration time on its GPUs */
+	double cut;              /* inter-server bytes per iteration */
+	int gpu_off;             /* its g_j GPUs: gpu[gpu_off .. gpu_off + g) */
+	int preempted;           /* 1: ended by a preemption */
+};
+
+struct sb_cluster_result {
+	int n;                   /* jobs */
+	double *first_start;     /* per job */
+	double *finish;
+	int *npreempt;
+	double *tau_ref;         /* reference iteration time */
+	double *tau_lb;          /* sb_job_iter_time_lb */
+	int nseg;
+	struct sb_cluster_seg *seg;
+	int *gpu;                /* segment GPU lists */
+	long events;             /* simulator events processed */
+	long decisions;          /* schedule() calls */
+	double active_mean;      /* arrived, unfinished jobs per schedule() call */
+	double sched_seconds;    /* wall time in policy hooks (not deterministic) */
+	double sim_seconds;      /* wall time of the whole simulation (idem) */
+};
+
+void sb_cluster_result_release(struct sb_cluster_result *r);
+
+/*
+ * Simulate the job set under combo c (options of the scheduler and of the
+ * placer, policy random streams from seed). Returns 0, SB_EXIT_INPUT (bad
+ * job set or cluster), or SB_EXIT_RUN (the policy left jobs waiting on an
+ * idle cluster forever) with err filled. Owner: r.
+ */
+int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
+			const struct sb_cluster_combo *c, const struct sb_opts *sopts,
+			const struct sb_opts *popts, uint64_t seed,
+			struct sb_cluster_result *r, struct sb_err *err);
+
+/*
+ * Independent validation of a result against the job set (clustercheck.c):
+ * every job runs exactly its n_j iterations after its arrival, always on
+ * exactly g_j distinct GPUs, no GPU ever holds two jobs, segment lengths
+ * agree with the iteration time recomputed from their GPUs (restart
+ * overhead on every resumption), preemption counts agree. Returns 0, or -1
+ * with the first violation in why.
+ */
+int sb_cluster_check(const struct sb_cluster *cl, const struct sb_jobset *js,
+		     const struct sb_cluster_result *r, char *why, size_t whysz);
+
+/*
+ * Ask placer pl where it would put job j of js when exactly the GPUs with
+ * gpu_free[g] = 1 are free (no simulation runs: a frozen cluster state).
+ * Fills gpus[0..g_j) and returns 0, or -1 if the placer finds no room;
+ * *cut (bytes per iteration across servers) and *tau (iteration time) of
+ * the choice when not NULL. SB_BUG if the placer returns GPUs that are not
+ * free or not distinct.
+ */
+int sb_cluster_probe_place(const struct sb_cluster *cl, const struct sb_jobset *js, int j,
+			   const unsigned char *gpu_free, const struct sb_cluster_policy *pl,
+			   const struct sb_opts *o, uint64_t seed, int *gpus, double *cut,
+			   double *tau);
+
+struct sb_cluster_metrics {
+	int n;                   /* jobs measured */
+	double jct_mean, jct_p50, jct_p95, jct_p99;
+	double total_completion; /* sum of finish times of the measured jobs */
+	double queue_mean;       /* first start - arrival */
+	double makespan;         /* last finish - first arrival (all jobs) */
+	double util;             /* busy GPU-seconds / (N x makespan), all jobs */
+	double inter_bytes;      /* inter-server bytes, measured jobs */
+	double slowdown_mean;    /* mean tau_actual / tau_ref over segments, weighted by iterations */
+	long preemptions;        /* measured jobs */
+};
+
+/* Metrics over jobs first..n-1 (first > 0 leaves a warm-up out); makespan
+ * and utilisation always cover every job. */
+void sb_cluster_metrics(const struct sb_cluster *cl, const struct sb_jobset *js,
+			const struct sb_cluster_result *r, int first,
+			struct sb_cluster_metrics *m);
+
+#endif

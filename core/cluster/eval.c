@@ -1,0 +1,228 @@
+/*
+ * cmd_cluster.c - `sb eval cluster`: run one scheduler (+ placer) on a job
+ * set a user brings, check the run, and print its metrics and lower bounds
+ * as key: value lines.
+ *
+ *   sb eval cluster --jobs FILE.csv --cluster sim128 --policy asrpt [--bound]
+ *   sb eval cluster --w1 1000 --load 0.8 --cluster sim128 --policy tiresias
+ *   sb eval cluster --tiresias data/tiresias/60_job.csv --cluster testbed --policy fifo
+ *   sb eval cluster --philly data/philly/jobs.json --cluster sim512 --load 0.8 ...
+ *   options: --seed N, --set [sched.|place.]key=value, --b-out GBPS,
+ *            --restart SECONDS, --additive, --warmup FRACTION,
+ *            --schedule-out FILE (one line per run segment)
+ */
+#include "cluster.h"
+#include "bound.h"
+#include "family.h"
+#include "workloads/cluster/jobs.h"
+#include "workloads/cluster/trace.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int usage(const char *msg, const char *arg)
+{
+	fprintf(stderr, "error: eval cluster: ");
+	fprintf(stderr, msg, arg);
+	fputc('\n', stderr);
+	sb_eval_usage(stderr, &sb_family_cluster);
+	return SB_EXIT_INPUT;
+}
+
+/* a shared flag's error (its message names "eval cluster" already) */
+static int args_err(const struct sb_err *err)
+{
+	sb_err_print(err);
+	sb_eval_usage(stderr, &sb_family_cluster);
+	return SB_EXIT_INPUT;
+}
+
+static int num(const char *opt, const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (*end || !(x >= lo && x <= hi)) {
+		fprintf(stderr, "error: eval cluster: %s '%s': expected a number in [%g, %g]\n",
+			opt, v, lo, hi);
+		return SB_EXIT_INPUT;
+	}
+	*out = x;
+	return 0;
+}
+
+/* --set goes to the scheduler or placer that declares the key; "sched."
+ * or "place." picks one explicitly. */
+static int apply_set(const struct sb_cluster_combo *c, struct sb_opts *so, struct sb_opts *po,
+		     const char *kv, struct sb_err *err)
+{
+	struct sb_opts_owner a = { "scheduler", "sched.", c->sched->name, c->sched->params, so };
+	struct sb_opts_owner b = { "placer", "place.", c->place->name, c->place->params, po };
+	return sb_opts_route(kv, "--set", &a, &b, err);
+}
+
+static int write_segments(const char *path, const struct sb_jobset *js,
+			  const struct sb_cluster_result *r, struct sb_err *err)
+{
+	FILE *f = fopen(path, "w");
+	int k, v;
+	if (!f)
+		return sb_err_set(err, SB_EXIT_RUN, "cannot write '%s'", path);
+	fprintf(f, "job,start,end,overhead,iters,tau,cut_bytes,preempted,gpus\n");
+	for (k = 0; k < r->nseg; k++) {
+		const struct sb_cluster_seg *sg = &r->seg[k];
+		fprintf(f, "%d,%.10g,%.10g,%.10g,%ld,%.10g,%.10g,%d,", sg->job, sg->start, sg->end,
+			sg->overhead, sg->iters, sg->tau, sg->cut, sg->preempted);
+		for (v = 0; v < js->job[sg->job].gpus; v++)
+			fprintf(f, "%s%d", v ? ";" : "", r->gpu[sg->gpu_off + v]);
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0)
+		return sb_err_set(err, SB_EXIT_RUN, "cannot write '%s'", path);
+	return 0;
+}
+
+static const char *const value_opts[] = { "--jobs", "--tiresias", "--philly", "--cluster",
+					   "--w1", "--load", "--b-out", "--restart", "--warmup",
+					   NULL };
+
+int sb_cluster_eval(int argc, char **argv)
+{
+	const char *jobs = NULL, *tir = NULL, *phil = NULL, *policy, *cname = "sim128", *seg_out;
+	int bound, additive = 0, w1 = 0, i, rc, first;
+	double load = -1, bout = -1, restart = -1, warmup = 0, x;
+	unsigned long long seed;
+	struct sb_eval_args ea;
+	struct sb_cluster cl;
+	struct sb_jobset js;
+	struct sb_cluster_combo combo;
+	struct sb_opts so, po;
+	struct sb_cluster_result r;
+	struct sb_cluster_metrics m;
+	struct sb_err err = { 0, "" };
+	char why[512];
+
+	sb_eval_args_init(&ea, argc, argv);
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
+			continue;
+		if (rc)
+			return args_err(&err);
+		if (!strcmp(a, "--additive")) { additive = 1; continue; }
+		if (!sb_eval_known(a, value_opts))
+			return usage("unknown option '%s'", a);
+		if (!(v = sb_eval_value(argc, argv, &i, &err)))
+			return args_err(&err);
+		if (!strcmp(a, "--jobs")) jobs = v;
+		else if (!strcmp(a, "--tiresias")) tir = v;
+		else if (!strcmp(a, "--philly")) phil = v;
+		else if (!strcmp(a, "--cluster")) cname = v;
+		else if (!strcmp(a, "--w1")) {
+			if (num(a, v, 1, 1e7, &x)) return SB_EXIT_INPUT;
+			w1 = (int)x;
+		} else if (!strcmp(a, "--load")) {
+			if (num(a, v, 0.01, 10, &load)) return SB_EXIT_INPUT;
+		} else if (!strcmp(a, "--b-out")) {
+			if (num(a, v, 1e-6, 1e6, &bout)) return SB_EXIT_INPUT;
+		} else if (!strcmp(a, "--restart")) {
+			if (num(a, v, 0, 1e6, &restart)) return SB_EXIT_INPUT;
+		} else {
+			if (num(a, v, 0, 0.99, &warmup)) return SB_EXIT_INPUT;
+		}
+	}
+	if (sb_eval_args_finish(&ea, &err))
+		return args_err(&err);
+	policy = ea.policy;
+	seg_out = ea.schedule_out;
+	seed = ea.seed;
+	bound = ea.bound;
+	if ((jobs != NULL) + (tir != NULL) + (phil != NULL) + (w1 > 0) != 1)
+		return usage("%s", "give one job set: --jobs, --w1, --tiresias or --philly");
+	if (sb_cluster_named(cname, &cl, &err) ||
+	    sb_cluster_combo_parse(&combo, policy, &err)) {
+		sb_err_print(&err);
+		return SB_EXIT_INPUT;
+	}
+	if (bout > 0)
+		cl.b_out = bout * 1e9;
+	if (restart >= 0)
+		cl.restart = restart;
+	cl.additive = additive;
+	sb_opts_defaults(&so, combo.sched->params);
+	sb_opts_defaults(&po, combo.place->params);
+	for (i = 0; i < ea.nset; i++)
+		if (apply_set(&combo, &so, &po, ea.sets[i], &err)) {
+			sb_err_print(&err);
+			return SB_EXIT_INPUT;
+		}
+	if (sb_cluster_validate(&cl, &err)) {
+		sb_err_print(&err);
+		return SB_EXIT_INPUT;
+	}
+	if (jobs || tir || phil) {
+		struct sb_trace t;
+		struct sb_rng gr = sb_rng_stream(seed, 0, 0, SB_RNG_INSTANCE);
+		if (jobs) {
+			rc = sb_load_jobs_csv(jobs, &js, &err);
+			if (!rc && (rc = sb_jobset_validate(&js, &cl, &err)) != 0) {
+				sb_err_prefix(&err, "job set '%s': ", jobs);
+				sb_jobset_release(&js);
+			}
+		} else {
+			rc = tir ? sb_load_tiresias_jobs(tir, &t, &err) : sb_load_philly_jobs(phil, &t, &err);
+			if (!rc)
+				rc = tir ? sb_w3_from_trace(&t, &cl, 0, &js, &err)
+					 : sb_w2_from_trace(&t, &cl, load, &gr, &js, &err);
+			if (!rc || tir || phil)
+				sb_trace_release(&t);
+		}
+		if (rc) {
+			sb_err_print(&err);
+			return rc;
+		}
+	} else {
+		struct sb_w1_params wp;
+		struct sb_rng gr = sb_rng_stream(seed, 0, 0, SB_RNG_INSTANCE);
+		sb_w1_defaults(&wp);
+		wp.njobs = w1;
+		wp.load = load > 0 ? load : 0.8;
+		sb_w1_generate(&js, &wp, &cl, &gr);
+	}
+	rc = sb_cluster_simulate(&cl, &js, &combo, &so, &po, seed, &r, &err);
+	if (rc) {
+		sb_err_print(&err);
+		sb_jobset_release(&js);
+		return rc;
+	}
+	if (sb_cluster_check(&cl, &js, &r, why, sizeof why) != 0) {
+		fprintf(stderr, "error: the run of %s failed validation: %s\n", combo.label, why);
+		rc = SB_EXIT_RUN;
+		goto out;
+	}
+	first = (int)floor(warmup * js.n);
+	sb_cluster_metrics(&cl, &js, &r, first, &m);
+	printf("jobs: %d\ncluster: %s (%d x %d GPUs)\npolicy: %s\nsource: %s\n", js.n, cl.name,
+	       cl.nserver, cl.gpus, combo.label, js.source);
+	printf("measured_jobs: %d\njct_mean: %.10g\njct_p50: %.10g\njct_p95: %.10g\n"
+	       "jct_p99: %.10g\nqueue_mean: %.10g\nmakespan: %.10g\nutilisation: %.6f\n"
+	       "total_completion: %.10g\ninter_server_bytes: %.10g\nslowdown_mean: %.6f\n"
+	       "preemptions: %ld\nevents: %ld\ndecisions: %ld\nsim_seconds: %.6f\n"
+	       "policy_seconds: %.6f\nvalid: yes\n", m.n, m.jct_mean, m.jct_p50, m.jct_p95,
+	       m.jct_p99, m.queue_mean, m.makespan, m.util, m.total_completion, m.inter_bytes,
+	       m.slowdown_mean, m.preemptions, r.events, r.decisions, r.sim_seconds,
+	       r.sched_seconds);
+	if (bound) {
+		double lb1 = sb_cluster_lb1(&cl, &js, r.tau_lb), total = 0;
+		for (i = 0; i < js.n; i++)
+			total += r.finish[i];
+		printf("lb1_total_completion: %.10g\nratio_lb1: %.6f\n", lb1, total / lb1);
+	}
+	if (seg_out && (rc = write_segments(seg_out, &js, &r, &err)))
+		sb_err_print(&err);
+out:
+	sb_cluster_result_release(&r);
+	sb_jobset_release(&js);
+	return rc;
+}

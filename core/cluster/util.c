@@ -1,0 +1,189 @@
+/*
+ * clusterutil.c - queues, dispatchers and placement helpers shared by the
+ * cluster schedulers and placers (see clusterutil.h).
+ */
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sb_clq_init(struct sb_clq *q)
+{
+	memset(q, 0, sizeof *q);
+}
+
+void sb_clq_release(struct sb_clq *q)
+{
+	sb_free(q->job);
+	memset(q, 0, sizeof *q);
+}
+
+static void clq_room(struct sb_clq *q)
+{
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 64;
+		q->job = sb_xrealloc(q->job, sizeof(int) * (size_t)q->cap);
+	}
+}
+
+void sb_clq_push(struct sb_clq *q, int j)
+{
+	clq_room(q);
+	q->job[q->n++] = j;
+}
+
+void sb_clq_insert(struct sb_clq *q, int j)
+{
+	int i;
+	clq_room(q);
+	/* arrivals come in order: the common case appends */
+	for (i = q->n; i > 0 && q->job[i - 1] > j; i--)
+		q->job[i] = q->job[i - 1];
+	q->job[i] = j;
+	q->n++;
+}
+
+void sb_clq_remove_at(struct sb_clq *q, int i)
+{
+	memmove(q->job + i, q->job + i + 1, sizeof(int) * (size_t)(q->n - i - 1));
+	q->n--;
+}
+
+void *sb_clq_hook_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
+{
+	struct sb_clq *q = SB_NEW(struct sb_clq, 1);
+	(void)s;
+	(void)o;
+	(void)rng;
+	sb_clq_init(q);
+	return q;
+}
+
+void sb_clq_hook_release(void *ctx)
+{
+	sb_clq_release(ctx);
+	sb_free(ctx);
+}
+
+void sb_clq_hook_arrival(void *ctx, struct sb_csim *s, int j)
+{
+	(void)s;
+	sb_clq_insert(ctx, j);
+}
+
+void sb_cluster_dispatch_list(struct sb_csim *s, struct sb_clq *q, int strict)
+{
+	int i, w = 0, n = q->n;
+	/* one pass that compacts the queue: linear in its length, and it
+	 * stops as soon as no GPU is free */
+	for (i = 0; i < n; i++) {
+		int j = q->job[i];
+		if (sb_cluster_sim_free(s) == 0)
+			break;
+		if (sb_cluster_sim_start(s, j) == 0)
+			continue;          /* started: leaves the queue */
+		q->job[w++] = j;
+		if (strict) {
+			i++;               /* head-of-line blocking */
+			break;
+		}
+	}
+	if (n > i)
+		memmove(q->job + w, q->job + i, sizeof(int) * (size_t)(n - i));
+	q->n = w + (n - i);
+}
+
+static const double *rank_key;
+
+static int cmp_rank(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	if (rank_key[x] != rank_key[y])
+		return rank_key[x] < rank_key[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+void sb_cluster_dispatch_priority(struct sb_csim *s, const double *key, double qmin)
+{
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
+	int n, i, N = cl->nserver * cl->gpus, cum = 0, nadm;
+	const int *act = sb_cluster_sim_active(s, &n);
+	int *order = SB_NEW(int, n > 0 ? n : 1);
+
+	memcpy(order, act, sizeof(int) * (size_t)n);
+	rank_key = key;
+	qsort(order, (size_t)n, sizeof *order, cmp_rank);
+	for (nadm = 0; nadm < n; nadm++) {
+		int g = sb_cluster_sim_job(s, order[nadm])->gpus;
+		if (cum + g > N)
+			break;
+		cum += g;
+	}
+	for (i = nadm; i < n; i++) {
+		int j = order[i];
+		if (sb_cluster_sim_state(s, j) == SB_JOB_RUNNING && sb_cluster_sim_since(s, j) >= qmin)
+			sb_cluster_sim_preempt(s, j);
+	}
+	for (i = 0; i < nadm; i++) {
+		int j = order[i];
+		if (sb_cluster_sim_state(s, j) == SB_JOB_PENDING)
+			sb_cluster_sim_start(s, j);
+	}
+	sb_free(order);
+}
+
+/* ------------------------------------------------------------------ */
+/* Placement                                                           */
+/* ------------------------------------------------------------------ */
+
+static const int *srv_free;
+
+static int cmp_free_desc(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	if (srv_free[x] != srv_free[y])
+		return srv_free[x] > srv_free[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+int sb_cluster_pick_servers(const struct sb_csim *s, int g, int *srv)
+{
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
+	const int *fr = sb_cluster_sim_free_per_server(s);
+	int S = cl->nserver, i, best = -1, k, sum;
+	int *all;
+
+	if (sb_cluster_sim_free(s) < g)
+		return 0;
+	for (i = 0; i < S; i++)
+		if (fr[i] >= g && (best < 0 || fr[i] < fr[best]))
+			best = i;
+	if (best >= 0) {
+		srv[0] = best;
+		return 1;
+	}
+	all = SB_NEW(int, S);
+	for (i = k = 0; i < S; i++)
+		if (fr[i] > 0)
+			all[k++] = i;
+	srv_free = fr;
+	qsort(all, (size_t)k, sizeof *all, cmp_free_desc);
+	for (i = sum = 0; i < k && sum < g; i++) {
+		srv[i] = all[i];
+		sum += fr[all[i]];
+	}
+	sb_free(all);
+	return i;
+}
+
+void sb_cluster_fill(const struct sb_csim *s, const int *srv, int k, int g, int *gpus)
+{
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
+	const unsigned char *fg = sb_cluster_sim_gpu_free(s);
+	int i, v = 0, x;
+	for (i = 0; i < k && v < g; i++)
+		for (x = 0; x < cl->gpus && v < g; x++)
+			if (fg[srv[i] * cl->gpus + x])
+				gpus[v++] = srv[i] * cl->gpus + x;
+	SB_ASSERT(v == g);
+}

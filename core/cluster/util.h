@@ -1,0 +1,69 @@
+/*
+ * clusterutil.h - what the cluster schedulers and placers share: a FIFO of
+ * pending jobs, the preemptive priority dispatcher, and server choice and
+ * worker filling for placement.
+ */
+#ifndef SB_CLUSTERUTIL_H
+#define SB_CLUSTERUTIL_H
+
+#include "cluster.h"
+
+/* ------------------------------------------------------------------ */
+/* Queues                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Pending jobs in arrival order (a job is appended when it arrives and
+ * when it is preempted, in its arrival position). */
+struct sb_clq {
+	int n, cap;
+	int *job;
+};
+
+void sb_clq_init(struct sb_clq *q);
+void sb_clq_release(struct sb_clq *q);
+/* Insert j keeping arrival (= id) order. */
+void sb_clq_insert(struct sb_clq *q, int j);
+/* Append j at the end (for lists kept in another order). */
+void sb_clq_push(struct sb_clq *q, int j);
+void sb_clq_remove_at(struct sb_clq *q, int i);
+/* Scheduler hooks of a policy whose private state is just such a queue of
+ * arrived jobs (FIFO and its variants). */
+void *sb_clq_hook_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng);
+void sb_clq_hook_release(void *ctx);
+void sb_clq_hook_arrival(void *ctx, struct sb_csim *s, int j);
+
+/*
+ * Non-preemptive list dispatch: start jobs of q in order while they can be
+ * placed; strict = 1 stops at the first job that cannot start (FIFO),
+ * strict = 0 tries every job (first-fit backfilling). Started jobs leave q.
+ */
+void sb_cluster_dispatch_list(struct sb_csim *s, struct sb_clq *q, int strict);
+
+/*
+ * Preemptive priority dispatch (spec asrpt.md §3 D2): rank the arrived,
+ * unfinished jobs by key (smaller first; ties to the earlier arrival),
+ * admit them in rank order while the admitted GPUs fit in the cluster
+ * (stop at the first that does not), preempt running jobs outside the
+ * admitted set that have run at least qmin seconds since they last
+ * started, and start the admitted pending jobs in rank order where the
+ * placer finds room. key[j] is read for active jobs only.
+ */
+void sb_cluster_dispatch_priority(struct sb_csim *s, const double *key, double qmin);
+
+/* ------------------------------------------------------------------ */
+/* Placement helpers                                                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Servers for a job of g GPUs (spec §3 step E.1): the best-fitting single
+ * server if one has g free GPUs (fewest free; ties to the lower id), else
+ * the servers by free GPUs, most first (ties to the lower id), up to the
+ * shortest prefix with g free in all. Fills srv[0..k) and returns k, or 0
+ * if the cluster has fewer than g free GPUs.
+ */
+int sb_cluster_pick_servers(const struct sb_csim *s, int g, int *srv);
+/* Fill workers 0..g-1 in vertex order into the free GPUs of servers
+ * srv[0..k) in that order (lowest GPU ids first). */
+void sb_cluster_fill(const struct sb_csim *s, const int *srv, int k, int g, int *gpus);
+
+#endif

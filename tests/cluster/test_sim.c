@@ -1,0 +1,411 @@
+/*
+ * test_cluster.c - the cluster family's core: job graphs and iteration
+ * times, the simulator and its independent checker, W1, and the shared
+ * properties of every registered scheduler and placer.
+ */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/cluster.h"
+#include "workloads/cluster/jobs.h"
+#include "registry.h"
+
+static struct sb_cluster named(const char *name)
+{
+	struct sb_cluster c;
+	struct sb_err err;
+	cr_assert_eq(sb_cluster_named(name, &c, &err), 0);
+	return c;
+}
+
+static struct sb_job job_of(const char *model, int d, int t, int p)
+{
+	struct sb_job j;
+	int nc, k = sb_catalog_find(model);
+	const struct sb_catalog_entry *cat = sb_catalog(&nc);
+	cr_assert(k >= 0, "model %s in the catalogue", model);
+	memset(&j, 0, sizeof j);
+	j.model = k;
+	j.d = d;
+	j.t = t;
+	j.p = p;
+	j.gpus = d * t * p;
+	j.micro = 4 * p;
+	j.batch = cat[k].model.batch;
+	j.iters = 100;
+	j.family = -1;
+	return j;
+}
+
+/* The spec's sanity check (asrpt.md §8): GPT-2 medium (2,2,2) on 8 GPUs,
+ * T_comp about 0.18 s per iteration and about 3.2 GB of tensor-parallel
+ * traffic per GPU per iteration, 11 ms over NVLink, 0.26 s across servers. */
+Test(cluster, gpt2_medium_sanity)
+{
+	struct sb_cluster c = named("sim128");
+	struct sb_job j = job_of("gpt2-medium", 2, 2, 2);
+	int nc, e, ntp = 0, srv[8], v;
+	const struct sb_catalog_entry *cat = sb_catalog(&nc);
+	struct sb_jobgraph h;
+	double one, split;
+
+	sb_jobgraph_build(&h, &j, &cat[j.model].model, &c);
+	cr_assert_eq(h.nv, 8);
+	cr_expect(fabs(h.t_comp - 0.18) < 0.005, "T_comp %g", h.t_comp);
+	for (e = 0; e < h.ne; e++)
+		if (h.type[e] == SB_EDGE_TP) {
+			ntp++;
+			cr_expect(fabs(h.w[e] - 3.22e9) < 0.01e9, "TP bytes %g", h.w[e]);
+			cr_expect(fabs(h.w[e] / c.b_in - 0.0107) < 0.0005);
+			cr_expect(fabs(h.w[e] / c.b_out - 0.258) < 0.002);
+		}
+	cr_expect_eq(ntp, 4, "one TP edge per (replica, stage) pair of shards");
+	for (v = 0; v < 8; v++)
+		srv[v] = 0;
+	one = sb_job_iter_time(&c, &h, srv);
+	cr_expect(fabs(one - sb_job_iter_time_lb(&c, &h)) < 1e-12,
+		  "one server: every transfer at intra-server speed");
+	/* split a tensor-parallel pair across servers: slower */
+	srv[1] = 1;
+	split = sb_job_iter_time(&c, &h, srv);
+	cr_expect(split > one + 0.2, "split TP pair %g vs %g", split, one);
+	cr_expect(sb_jobgraph_cut(&h, srv) > 3e9);
+	sb_jobgraph_release(&h);
+}
+
+/* Splitting a tensor-parallel group over servers never makes an iteration
+ * faster than keeping it on one server, and no placement of any catalogue
+ * job beats sb_job_iter_time_lb (spec §11). */
+Test(cluster, tau_never_below_one_server)
+{
+	struct sb_cluster c = named("sim128");
+	int nc, k, cf, trial, t;
+	const struct sb_catalog_entry *cat = sb_catalog(&nc);
+	struct sb_rng r = sb_rng_stream(5, 0, 0, SB_RNG_TEST);
+
+	for (t = 2; t <= 8; t *= 2) {
+		struct sb_job j = job_of("gpt2-large", 1, t, 1);
+		struct sb_jobgraph h;
+		int srv[8] = { 0 }, v;
+		double one;
+		sb_jobgraph_build(&h, &j, &cat[j.model].model, &c);
+		one = sb_job_iter_time(&c, &h, srv);
+		for (trial = 0; trial < 50; trial++) {
+			for (v = 0; v < t; v++)
+				srv[v] = (int)sb_rng_below(&r, 3);
+			cr_expect(sb_job_iter_time(&c, &h, srv) >= one - 1e-12);
+		}
+		sb_jobgraph_release(&h);
+	}
+	for (k = 0; k < nc; k++)
+		for (cf = 0; cf < cat[k].nconf; cf++) {
+			const struct sb_config *f = &cat[k].conf[cf];
+			struct sb_job j = job_of(cat[k].model.name, f->d, f->t, f->p);
+			struct sb_jobgraph h;
+			int srv[64], v;
+			double lb;
+			sb_jobgraph_build(&h, &j, &cat[k].model, &c);
+			lb = sb_job_iter_time_lb(&c, &h);
+			cr_expect(lb > 0 && isfinite(lb));
+			for (trial = 0; trial < 20; trial++) {
+				for (v = 0; v < h.nv; v++)
+					srv[v] = (int)sb_rng_below(&r, 5);
+				cr_expect(sb_job_iter_time(&c, &h, srv) >= lb * (1 - 1e-12),
+					  "%s (%d,%d,%d)", cat[k].model.name, f->d, f->t, f->p);
+			}
+			sb_jobgraph_release(&h);
+		}
+}
+
+/* Additive model: tau = T_comp + sum w / b_in + cut (1/b_out - 1/b_in),
+ * so minimising tau is minimising the weighted cut. */
+Test(cluster, additive_tau_is_cut)
+{
+	struct sb_cluster c = named("sim128");
+	struct sb_job j = job_of("bert-large", 2, 2, 2);
+	int nc, srv[8] = { 0, 0, 1, 1, 0, 1, 0, 1 }, e;
+	const struct sb_catalog_entry *cat = sb_catalog(&nc);
+	struct sb_jobgraph h;
+	double sum = 0, cut, tau;
+
+	c.additive = 1;
+	sb_jobgraph_build(&h, &j, &cat[j.model].model, &c);
+	for (e = 0; e < h.ne; e++)
+		sum += h.w[e] / c.b_in;
+	cut = sb_jobgraph_cut(&h, srv);
+	tau = sb_job_iter_time(&c, &h, srv);
+	cr_expect(fabs(tau - (h.t_comp + sum + cut * (1 / c.b_out - 1 / c.b_in))) <=
+		  1e-12 * tau, "additive tau %g", tau);
+	sb_jobgraph_release(&h);
+}
+
+/* ------------------------------------------------------------------ */
+/* Simulation                                                          */
+/* ------------------------------------------------------------------ */
+
+static int run(const struct sb_cluster *c, const struct sb_jobset *js, const char *policy,
+	       struct sb_cluster_result *r, struct sb_err *err)
+{
+	struct sb_cluster_combo cb;
+	struct sb_opts so, po;
+	int rc = sb_cluster_combo_parse(&cb, policy, err);
+	if (rc)
+		return rc;
+	sb_opts_defaults(&so, cb.sched->params);
+	sb_opts_defaults(&po, cb.place->params);
+	return sb_cluster_simulate(c, js, &cb, &so, &po, 7, r, err);
+}
+
+static void small_w1(struct sb_jobset *js, const struct sb_cluster *c, int n, double load,
+		     uint64_t seed)
+{
+	struct sb_w1_params p;
+	struct sb_rng r = sb_rng_stream(seed, 0, 0, SB_RNG_INSTANCE);
+	sb_w1_defaults(&p);
+	p.njobs = n;
+	p.load = load;
+	p.max_base = 3e3;
+	p.max_gpus = c->nserver * c->gpus;
+	sb_w1_generate(js, &p, c, &r);
+}
+
+Test(cluster, w1_is_valid_and_deterministic)
+{
+	struct sb_cluster c = named("sim128");
+	struct sb_jobset a, b;
+	struct sb_err err;
+	int i, fam = 0;
+
+	small_w1(&a, &c, 400, 0.8, 3);
+	small_w1(&b, &c, 400, 0.8, 3);
+	cr_assert_eq(sb_jobset_validate(&a, &c, &err), 0, "%s", err.msg);
+	for (i = 0; i < a.n; i++) {
+		cr_assert(memcmp(&a.job[i], &b.job[i], sizeof a.job[i]) == 0, "job %d differs", i);
+		fam += a.job[i].family >= 0;
+	}
+	cr_expect(fam > 0.7 * a.n && fam < 0.9 * a.n, "%d of %d jobs in families", fam, a.n);
+	sb_jobset_release(&a);
+	sb_jobset_release(&b);
+}
+
+/* Every registered scheduler with every registered placer: the run passes
+ * the independent checker, and the same seed gives the same result. */
+Test(cluster, every_policy_is_valid)
+{
+	struct sb_cluster c = named("testbed");
+	int ns, a, b, inst;
+	const struct sb_cluster_policy *const *all = sb_cluster_policies(&ns);
+
+	for (inst = 0; inst < 4; inst++) {
+		struct sb_jobset js;
+		small_w1(&js, &c, 60, 0.5 + 0.2 * inst, 100 + inst);
+		/* the testbed has 16 GPUs: keep jobs that fit */
+		for (a = 0; a < js.n; a++)
+			cr_assert(js.job[a].gpus <= 16);
+		for (a = 0; a < ns; a++) {
+			if (!all[a]->schedule)
+				continue;
+			for (b = 0; b < ns; b++) {
+				struct sb_cluster_result r1, r2;
+				struct sb_err err;
+				char label[128], why[256];
+				int k;
+				if (!all[b]->place)
+					continue;
+				snprintf(label, sizeof label, "%s+%s", all[a]->name, all[b]->name);
+				cr_assert_eq(run(&c, &js, label, &r1, &err), 0, "%s: %s", label, err.msg);
+				cr_assert_eq(sb_cluster_check(&c, &js, &r1, why, sizeof why), 0,
+					     "%s: %s", label, why);
+				cr_assert_eq(run(&c, &js, label, &r2, &err), 0);
+				cr_assert_eq(r1.nseg, r2.nseg, "%s: not deterministic", label);
+				for (k = 0; k < js.n; k++)
+					cr_assert(r1.finish[k] == r2.finish[k], "%s: job %d", label, k);
+				sb_cluster_result_release(&r1);
+				sb_cluster_result_release(&r2);
+			}
+		}
+		sb_jobset_release(&js);
+	}
+}
+
+/* The checker is not a rubber stamp: tampered results fail. */
+Test(cluster, checker_catches_tampering)
+{
+	struct sb_cluster c = named("testbed");
+	struct sb_jobset js;
+	struct sb_cluster_result r;
+	struct sb_err err;
+	char why[256];
+	int k, other = -1;
+	long it;
+	double t;
+
+	small_w1(&js, &c, 40, 0.9, 11);
+	cr_assert_eq(run(&c, &js, "fifo+packed", &r, &err), 0, "%s", err.msg);
+	cr_assert_eq(sb_cluster_check(&c, &js, &r, why, sizeof why), 0, "%s", why);
+
+	/* an iteration missing */
+	it = r.seg[0].iters;
+	r.seg[0].iters--;
+	cr_expect_neq(sb_cluster_check(&c, &js, &r, why, sizeof why), 0);
+	r.seg[0].iters = it;
+	/* a start before the arrival */
+	t = r.seg[3].start;
+	r.seg[3].start = js.job[r.seg[3].job].arrival - 1;
+	cr_expect_neq(sb_cluster_check(&c, &js, &r, why, sizeof why), 0);
+	r.seg[3].start = t;
+	/* two jobs on one GPU at once: give segment 1 the GPUs of an
+	 * overlapping segment */
+	for (k = 1; k < r.nseg && other < 0; k++)
+		if (r.seg[k].start < r.seg[0].end && r.seg[k].end > r.seg[0].start)
+			other = k;
+	if (other > 0) {
+		int save = r.gpu[r.seg[other].gpu_off];
+		r.gpu[r.seg[other].gpu_off] = r.gpu[r.seg[0].gpu_off];
+		cr_expect_neq(sb_cluster_check(&c, &js, &r, why, sizeof why), 0);
+		r.gpu[r.seg[other].gpu_off] = save;
+	}
+	/* a wrong finish time */
+	r.finish[5] += 1;
+	cr_expect_neq(sb_cluster_check(&c, &js, &r, why, sizeof why), 0);
+	r.finish[5] -= 1;
+	cr_expect_eq(sb_cluster_check(&c, &js, &r, why, sizeof why), 0, "%s", why);
+	sb_cluster_result_release(&r);
+	sb_jobset_release(&js);
+}
+
+/* FIFO on one server with one GPU and unit jobs: finish times are the
+ * textbook cumulative sums. */
+Test(cluster, fifo_single_gpu_textbook)
+{
+	struct sb_cluster c = named("testbed");
+	struct sb_jobset js;
+	struct sb_cluster_result r;
+	struct sb_err err;
+	char why[256];
+	int i;
+	double t = 0, tau;
+
+	c.nserver = 1;
+	c.gpus = 1;
+	memset(&js, 0, sizeof js);
+	sb_catalog_models(&js);
+	js.n = 5;
+	js.job = calloc(5, sizeof *js.job);
+	for (i = 0; i < 5; i++) {
+		js.job[i] = job_of("resnet50", 1, 1, 1);
+		js.job[i].id = i;
+		js.job[i].arrival = 0;
+		js.job[i].iters = 100 * (5 - i);
+	}
+	cr_assert_eq(run(&c, &js, "fifo+firstfit", &r, &err), 0, "%s", err.msg);
+	cr_assert_eq(sb_cluster_check(&c, &js, &r, why, sizeof why), 0, "%s", why);
+	tau = r.tau_ref[0];
+	for (i = 0; i < 5; i++) {
+		t += (double)js.job[i].iters * tau;
+		cr_expect(fabs(r.finish[i] - t) <= 1e-9 * t, "job %d: %g vs %g", i, r.finish[i], t);
+	}
+	sb_cluster_result_release(&r);
+	free(js.job);
+	js.job = NULL;
+	sb_jobset_release(&js);
+}
+
+/* A policy that never starts anything is reported, not looped on. */
+static void do_nothing(void *ctx, struct sb_csim *s)
+{
+	(void)ctx;
+	(void)s;
+}
+
+static const struct sb_cluster_policy lazy = {
+	.name = "lazy", .schedule = do_nothing, .default_place = "packed",
+};
+
+Test(cluster, stalled_policy_is_an_error)
+{
+	struct sb_cluster c = named("testbed");
+	struct sb_jobset js;
+	struct sb_cluster_result r;
+	struct sb_cluster_combo cb;
+	struct sb_opts o;
+	struct sb_err err;
+
+	small_w1(&js, &c, 10, 0.5, 1);
+	memset(&cb, 0, sizeof cb);
+	cb.sched = &lazy;
+	cb.place = sb_cluster_policy_find("packed");
+	snprintf(cb.label, sizeof cb.label, "lazy+packed");
+	sb_opts_defaults(&o, NULL);
+	cr_assert_eq(sb_cluster_simulate(&c, &js, &cb, &o, &o, 1, &r, &err), SB_EXIT_RUN);
+	cr_expect(strstr(err.msg, "idle cluster") != NULL, "%s", err.msg);
+	sb_jobset_release(&js);
+}
+
+Test(cluster, bad_input)
+{
+	struct sb_cluster c = named("testbed");
+	struct sb_jobset js;
+	struct sb_cluster_result r;
+	struct sb_err err;
+
+	small_w1(&js, &c, 10, 0.5, 2);
+	js.job[3].gpus = 32;
+	js.job[3].d = 32;
+	js.job[3].t = js.job[3].p = 1;
+	cr_expect_eq(run(&c, &js, "fifo", &r, &err), SB_EXIT_INPUT);
+	cr_expect(strstr(err.msg, "job 3") && strstr(err.msg, "gpus"), "%s", err.msg);
+	js.job[3].gpus = js.job[3].d = 1;
+	js.job[3].t = js.job[3].p = 1;
+	js.job[4].arrival = -1;
+	cr_expect_eq(run(&c, &js, "fifo", &r, &err), SB_EXIT_INPUT);
+	cr_expect(strstr(err.msg, "arrival") != NULL, "%s", err.msg);
+	js.job[4].arrival = js.job[3].arrival;
+	c.b_out = 2 * c.b_in;
+	cr_expect_eq(run(&c, &js, "fifo", &r, &err), SB_EXIT_INPUT);
+	cr_expect(strstr(err.msg, "inter-server") != NULL, "%s", err.msg);
+	cr_expect_eq(run(&c, &js, "nosuch", &r, &err), SB_EXIT_INPUT);
+	cr_expect(strstr(err.msg, "fifo") != NULL, "lists the schedulers: %s", err.msg);
+	cr_expect_eq(run(&c, &js, "fifo+fifo", &r, &err), SB_EXIT_INPUT);
+	sb_jobset_release(&js);
+}
+
+/* Regression: the strict list dispatcher started at most one job per
+ * decision, so four 1-GPU jobs arriving together on a free server ran one
+ * after another. All four must start at once. */
+Test(cluster, fifo_starts_every_job_that_fits)
+{
+	struct sb_cluster c = named("testbed");
+	struct sb_jobset js;
+	struct sb_cluster_result r;
+	struct sb_err err;
+	int i;
+	const char *pols[] = { "fifo", "asrpt-oracle", NULL };
+
+	memset(&js, 0, sizeof js);
+	sb_catalog_models(&js);
+	js.n = 4;
+	js.job = calloc(4, sizeof *js.job);
+	for (i = 0; i < 4; i++) {
+		js.job[i] = job_of("resnet50", 1, 1, 1);
+		js.job[i].id = i;
+	}
+	for (i = 0; pols[i]; i++) {
+		int k;
+		double last = 0;
+		cr_assert_eq(run(&c, &js, pols[i], &r, &err), 0, "%s", err.msg);
+		for (k = 0; k < 4; k++)
+			last = sb_max(last, r.first_start[k]);
+		/* fifo: at once; the virtual machine releases them by t = W / N */
+		cr_expect(last <= (i == 0 ? 0 : 4 * 100 * r.tau_ref[0] / 16 + 1e-9),
+			  "%s: last start %g", pols[i], last);
+		sb_cluster_result_release(&r);
+	}
+	free(js.job);
+	js.job = NULL;
+	sb_jobset_release(&js);
+}
