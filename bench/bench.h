@@ -1,5 +1,5 @@
 /*
- * bench.h - the parts of `make bench` (bench_dag.c has main).
+ * bench.h - the parts of `make bench` (bench/dag.c has main).
  */
 #ifndef SB_BENCH_H
 #define SB_BENCH_H

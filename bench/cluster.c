@@ -1,5 +1,5 @@
 /*
- * bench_cluster.c - `make bench` for the cluster family: clustersim speed
+ * cluster.c - `make bench` for the cluster family: clustersim speed
  * (jobs/s, events/s) of each scheduler on
  *   - the Philly-scale job set (117,325 jobs, runtimes from the Philly
  *     runtime list, Philly GPU counts for 1 job in 39) on 512 GPUs, and

@@ -1,5 +1,5 @@
 /*
- * bench_dag.c - `make bench` for the dag family: simulator events/s and
+ * dag.c - `make bench` for the dag family: simulator events/s and
  * the wall time and peak memory of every policy on the largest inputs
  * (the dynamic-RNN TF graph on 50 devices when `make data` has run, and
  * synthetic layered graphs up to ~600k edges), written to

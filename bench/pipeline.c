@@ -1,5 +1,5 @@
 /*
- * bench_pipe.c - `make bench` for the pipeline family: pipesim tasks/s
+ * pipeline.c - `make bench` for the pipeline family: pipesim tasks/s
  * (compute tasks and transfers) under every registered schedule on
  * straight pipelines of 4-32 stages with 16-1024 microbatches, and every
  * registered planner's wall time on the models of the figures and on a

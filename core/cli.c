@@ -123,18 +123,6 @@ static int cmd_eval(int argc, char **argv)
 /* run                                                                 */
 /* ------------------------------------------------------------------ */
 
-int sb_exp_add_input(struct sb_exp_ctx *c, const char *path, struct sb_err *err)
-{
-	int rc;
-	if (c->ninputs == SB_MAX_INPUTS)
-		SB_BUG("too many inputs");
-	rc = sb_sha256_file(path, c->input_sha[c->ninputs], err);
-	if (rc)
-		return rc;
-	c->input_path[c->ninputs++] = sb_xstrdup(path);
-	return 0;
-}
-
 static void utc_now(char *buf, size_t len)
 {
 	time_t t = time(NULL);

@@ -76,5 +76,10 @@ SB_REGISTERED(sb_experiment);
 /* Register an input file read by setup: records its sha256 for the
  * provenance attributes. Returns 0 or SB_EXIT_INPUT. */
 int sb_exp_add_input(struct sb_exp_ctx *c, const char *path, struct sb_err *err);
+/* Path of a real data file under c->data_dir (in buf) if it is readable;
+ * NULL otherwise (the caller then uses its synthetic fallback). */
+const char *sb_exp_data(const struct sb_exp_ctx *c, const char *rel, char *buf, size_t len);
+/* Free a NULL-terminated array of strings and the array (NULL is fine). */
+void sb_exp_free_list(char **list);
 
 #endif

@@ -21,7 +21,7 @@
 #define SB_JSON_H
 
 #include "sb.h"
-#include "workloads/dag/load.h"
+#include "wlfile.h"
 
 #define SB_JSON_MAX_DEPTH 64
 

@@ -10,7 +10,7 @@
  * events; start jobs with sb_cluster_sim_start (the run's placer picks the GPUs)
  * and preempt them with sb_cluster_sim_preempt. A non-clairvoyant policy sees
  * job->iters == -1; progress is sb_cluster_sim_done, service sb_cluster_sim_attained.
- * core/clusterutil.h has queues and dispatchers (list, priority). Take
+ * cluster/util.h has queues and dispatchers (list, priority). Take
  * every random draw from the rng given to init. The harness validates
  * every run with the independent checker and the lower bound LB1.
  * (A placer instead fills only .place: see baselines/cluster/packed.c.)

@@ -8,7 +8,7 @@
  * Contract (core/dag.h, struct sb_dag_policy): the partition hook fills
  * plan->place[v] with a device for every op v. It must respect device
  * constraints (sb_dag_allowed), keep colocation components together and
- * stay within device memory; core/dagutil.h has the helpers. The harness
+ * stay within device memory; dag/util.h has the helpers. The harness
  * checks the result with the independent checker and the lower bounds.
  * Take every random draw from `rng`. To also plan a full schedule (list
  * schedulers), set plan->has_plan and plan_start/plan_finish/plan_makespan

@@ -5,15 +5,15 @@
  * <The algorithm in a few sentences. Say what is verified from a public
  *  source and what is your own choice.>
  *
- * Contract (core/pipe.h, struct sb_pipeline_planner): plan() gets the model
+ * Contract (pipeline/pipeline.h, struct sb_pipeline_planner): plan() gets the model
  * (a chain of layers, per-sample costs), the topology (GPUs, bandwidth
  * matrix, memory), the global batch and M (0: choose it) and fills a plan:
  * S stages of contiguous layers, each on r GPUs that split every
  * microbatch, optionally `copies` identical pipelines. The harness
  * simulates one iteration under the plan's schedule (pipesim), validates
  * the timeline with the independent checker, and compares it with the
- * lower bound of core/pipebound.c. Return SB_EXIT_RUN when no plan of
- * your family fits the GPUs' memory. core/pipe.h also has prefix sums
+ * lower bound of pipeline/bound.c. Return SB_EXIT_RUN when no plan of
+ * your family fits the GPUs' memory. pipeline/pipeline.h also has prefix sums
  * (sb_pipeline_prefix) and the memory of a stage (sb_pipeline_stage_mem).
  *
  * This starting point: S stages of equal layer counts, one GPU each.

@@ -863,7 +863,7 @@ static int check_job_csv(const char *path, struct sb_rng *r)
 FUZZ(job_csv, jobs_seeds, 4, mutate_jobs, "")
 
 /* ------------------------------------------------------------------ */
-/* Pipeline-family profiles (pipeload.h)                               */
+/* Pipeline-family profiles (workloads/pipeline/load.h)                               */
 /* ------------------------------------------------------------------ */
 
 /* A model as the profile loaders promise it. */

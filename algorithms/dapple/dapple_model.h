@@ -13,7 +13,7 @@
  * Scatter First placement policies, building and memory-checking plans).
  *
  * This model is DAPPLE's estimate only. Plans are judged by the project's
- * simulator (pipesim, pipecost.c), whose transfer model (narrowest link,
+ * simulator (pipesim, pipeline/cost.c), whose transfer model (narrowest link,
  * FIFO per direction) and all-reduce model (ring over the narrowest link)
  * differ on purpose: the two times are reported side by side.
  *

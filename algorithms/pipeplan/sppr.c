@@ -23,7 +23,7 @@
  *      of stages from it to the end, which a suffix candidate knows.
  *   3. Every complete candidate is simulated (pipesim) under 1F1B and
  *      cp-list (SPP-R step 3) and the best true iteration time wins; the
- *      plan names its schedule. Plans whose bound (core/pipebound.c)
+ *      plan names its schedule. Plans whose bound (pipeline/bound.c)
  *      cannot beat the best so far are not simulated. With M left open,
  *      M in {4, 8, 16, 32} (at most the batch) are all tried.
  *   4. Local search on the winner (our addition, parameter `refine`):

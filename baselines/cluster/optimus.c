@@ -13,7 +13,7 @@
  * (g_j is fixed), so the marginal-gain resource scaling is DISABLED and
  * what remains is the ranking: shortest estimated remaining GPU-time
  * (remaining iterations x tau_ref x g_j) first, admitted and preempted by
- * the shared dispatcher D2 (clusterutil.h) with q_min, placed on the
+ * the shared dispatcher D2 (cluster/util.h) with q_min, placed on the
  * fewest servers ("packed").
  *
  * The loss curves are part of the workload, synthesised here because the

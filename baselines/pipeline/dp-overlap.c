@@ -9,7 +9,7 @@
  * pipeplan.md §4 "Pure DP": T = C(GBS/N) + max(0, AR(W, N) - overlap)).
  *
  * Algorithm: the plan of dp (dp_common.c) with plan.overlap = 1; the cost
- * model (core/pipecost.c) reduces each layer's gradients as soon as the
+ * model (pipeline/cost.c) reduces each layer's gradients as soon as the
  * last backward has produced them, in a ring over all N GPUs [O].
  */
 #include "dp_common.h"

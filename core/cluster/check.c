@@ -1,5 +1,5 @@
 /*
- * clustercheck.c - independent validation of a cluster simulation and the
+ * check.c - independent validation of a cluster simulation and the
  * metrics of a validated run.
  *
  * The checker reads only the job set, the cluster and the recorded

@@ -144,7 +144,7 @@ double sb_job_ref_placement(const struct sb_cluster *c, const struct sb_jobgraph
 			    int *server);
 
 /* ------------------------------------------------------------------ */
-/* Simulator state seen by policies (clustersim.c)                     */
+/* Simulator state seen by policies (cluster/sim.c)                     */
 /* ------------------------------------------------------------------ */
 
 struct sb_csim;
@@ -304,7 +304,7 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 			struct sb_cluster_result *r, struct sb_err *err);
 
 /*
- * Independent validation of a result against the job set (clustercheck.c):
+ * Independent validation of a result against the job set (cluster/check.c):
  * every job runs exactly its n_j iterations after its arrival, always on
  * exactly g_j distinct GPUs, no GPU ever holds two jobs, segment lengths
  * agree with the iteration time recomputed from their GPUs (restart

@@ -1,5 +1,5 @@
 /*
- * cmd_cluster.c - `sb eval cluster`: run one scheduler (+ placer) on a job
+ * eval.c - `sb eval cluster`: run one scheduler (+ placer) on a job
  * set a user brings, check the run, and print its metrics and lower bounds
  * as key: value lines.
  *

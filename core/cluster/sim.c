@@ -1,5 +1,5 @@
 /*
- * clustersim.c - event-driven simulation of a GPU cluster under a
+ * sim.c - event-driven simulation of a GPU cluster under a
  * scheduler and a placer (spec asrpt.md §2; the model is in cluster.h).
  *
  * Events are job arrivals (read in order from the sorted job set), job
@@ -11,7 +11,7 @@
  * is needed.
  *
  * Every run is recorded as segments (job, GPUs, start, end, iterations) so
- * that clustercheck.c can validate it without trusting this file.
+ * that cluster/check.c can validate it without trusting this file.
  */
 #include "cluster.h"
 #include "heap.h"

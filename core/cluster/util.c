@@ -1,6 +1,6 @@
 /*
- * clusterutil.c - queues, dispatchers and placement helpers shared by the
- * cluster schedulers and placers (see clusterutil.h).
+ * util.c - queues, dispatchers and placement helpers shared by the
+ * cluster schedulers and placers (see cluster/util.h).
  */
 #include "util.h"
 

@@ -1,5 +1,5 @@
 /*
- * clusterutil.h - what the cluster schedulers and placers share: a FIFO of
+ * util.h - what the cluster schedulers and placers share: a FIFO of
  * pending jobs, the preemptive priority dispatcher, and server choice and
  * worker filling for placement.
  */

@@ -1,5 +1,5 @@
 /*
- * dagbound.c - lower bounds and exact optima of the dag family.
+ * bound.c - lower bounds and exact optima of the dag family.
  *
  * Spec: tfpart.md §2 (model) and §10 (bounds), all [O] (our design; the
  * paper has no bounds). What is ours beyond the spec text, and why:

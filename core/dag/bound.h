@@ -1,5 +1,5 @@
 /*
- * dagbound.h - lower bounds and exact optima for the dag family
+ * bound.h - lower bounds and exact optima for the dag family
  * (spec tfpart.md §10, all [O]: our design, not from the paper).
  *
  *   sb_dag_lower_bounds      §10.3 closed-form bounds, O(V + E + V*D)

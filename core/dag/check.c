@@ -1,5 +1,5 @@
 /*
- * dagcheck.c - the independent validity checker of dag-family schedules.
+ * check.c - the independent validity checker of dag-family schedules.
  *
  * It shares no code with the simulator: from the instance and the
  * placement alone it derives which Sends must exist and which delays every

@@ -1,5 +1,5 @@
 /*
- * dagrun.c - running a partitioner + local scheduler combination end to
+ * run.c - running a partitioner + local scheduler combination end to
  * end, with both the planned and the simulated schedule validated by the
  * independent checker before any metric is reported.
  */

@@ -1,5 +1,5 @@
 /*
- * dagsim.c - the dag-family simulator: one iteration of a placed dataflow
+ * sim.c - the dag-family simulator: one iteration of a placed dataflow
  * graph on heterogeneous devices.
  *
  * Semantics (spec tfpart.md §2, from the authors' simulator): all sources

@@ -1,5 +1,5 @@
 /*
- * dagutil.c - components, feasibility and longest paths for dag policies.
+ * util.c - components, feasibility and longest paths for dag policies.
  */
 #include "util.h"
 

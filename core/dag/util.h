@@ -1,5 +1,5 @@
 /*
- * dagutil.h - helpers shared by the dag partitioners and baselines:
+ * util.h - helpers shared by the dag partitioners and baselines:
  * colocation components with their demands, feasibility with memory
  * bookkeeping, and longest-path quantities. Written once here so that no
  * policy re-derives them.

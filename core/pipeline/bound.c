@@ -1,5 +1,5 @@
 /*
- * pipebound.c - lower bounds and exact optima of the pipeline family: the
+ * bound.c - lower bounds and exact optima of the pipeline family: the
  * combinatorial bound of a plan (spec pipeplan.md §3 step 4), a bound
  * valid for every plan of a problem, the MILP of §6 with the replication
  * extension, the same MILP with the plan fixed, and exhaustive

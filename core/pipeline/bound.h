@@ -1,5 +1,5 @@
 /*
- * pipebound.h - lower bounds and exact optima of the pipeline family
+ * bound.h - lower bounds and exact optima of the pipeline family
  * (spec pipeplan.md §3 step 4 and §6; our design [O], named "SPP-R
  * (ours)": the paper, Luo et al., INFOCOM 2022, is known only from its
  * abstract).
@@ -15,7 +15,7 @@
  *   sb_pipeline_enumerate         every plan of the MILP's space, each solved
  *                             by sb_pipeline_milp_sched (tiny instances)
  *
- * All of them use the costs of core/pipecost.c (sb_pipeline_costs_build, also
+ * All of them use the costs of pipeline/cost.c (sb_pipeline_costs_build, also
  * for the MILP's precomputed columns), so their values compare directly
  * with simulated iteration times. The MILPs model pipesim's semantics
  * exactly: one task at a time per stage, FIFO transfers per link
@@ -51,7 +51,7 @@ double sb_pipeline_lb_plan(const struct sb_pipeline_plan *p, const struct sb_pmo
 /* Bound of a problem: every valid plan of m on t with global batch
  * `batch` and M microbatches per copy (any copies, replication,
  * re-computation, overlap, kappa, schedule) has a simulated iteration time
- * >= this. pipebound.c gives the argument. */
+ * >= this. pipeline/bound.c gives the argument. */
 double sb_pipeline_lb_problem(const struct sb_pmodel *m, const struct sb_topo *t, double batch,
 			  int M);
 

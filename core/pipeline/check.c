@@ -1,7 +1,7 @@
 /*
- * pipecheck.c - independent validation of a pipesim timeline: the costs
+ * check.c - independent validation of a pipesim timeline: the costs
  * are rebuilt from plan, model and topology, and the recorded events are
- * checked against them (see sb_pipeline_check in pipe.h). Nothing here trusts
+ * checked against them (see sb_pipeline_check in pipeline/pipeline.h). Nothing here trusts
  * the simulator's bookkeeping.
  */
 #include "pipeline.h"

@@ -1,5 +1,5 @@
 /*
- * pipecost.c - plans and their costs (spec pipeplan.md §2, our model [O]):
+ * cost.c - plans and their costs (spec pipeplan.md §2, our model [O]):
  *
  *   beta  = batch / (copies M) samples per microbatch
  *   F_s   = beta sum_{l in s} fwd_l / (r_s speed)        (split-concat)

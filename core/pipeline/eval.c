@@ -1,5 +1,5 @@
 /*
- * cmd_pipe.c - `sb eval pipeline`: plan one model on one topology with a
+ * eval.c - `sb eval pipeline`: plan one model on one topology with a
  * registered planner, simulate one synchronous iteration under a schedule,
  * check the timeline, and print the plan and its metrics (and, with
  * --bound, lower bounds and the gap) as key: value lines.

@@ -1,7 +1,8 @@
 /*
- * pipe.c - owners of the pipeline family's structs (pipe.h) and the
- * helpers every planner shares: prefix sums over layers, the memory of a
- * stage, a plan as text, and evaluation (simulate, then check).
+ * pipeline.c - owners of the pipeline family's structs (pipeline.h) and
+ * the helpers every planner shares: prefix sums over layers, the memory of
+ * a stage, a plan as text, the min-max partition. Evaluation (simulate,
+ * then check) is in run.c, above the simulator and the checker.
  */
 #include "pipeline.h"
 
@@ -106,27 +107,6 @@ void sb_pipeline_plan_format(const struct sb_pipeline_plan *p, char *buf, size_t
 		if (used < len)
 			used += (size_t)snprintf(buf + used, len - used, "]");
 	}
-}
-
-int sb_pipeline_evaluate(const struct sb_pipeline_plan *p, const struct sb_pmodel *m,
-		     const struct sb_topo *t, const struct sb_pipeline_schedule *sc,
-		     const struct sb_opts *o, struct sb_pipeline_result *r, struct sb_err *err)
-{
-	char why[256];
-	struct sb_topo unbounded;
-	int rc = sb_pipeline_simulate(p, m, t, sc, o, r, err);
-	if (rc)
-		return rc;
-	r->fits = r->peak_mem <= t->mem;
-	unbounded = *t;
-	if (!r->fits)
-		unbounded.mem = INFINITY;
-	if (sb_pipeline_check(p, m, &unbounded, sc, o, r, why, sizeof why)) {
-		sb_pipeline_result_release(r);
-		return sb_err_set(err, SB_EXIT_RUN, "checker rejects the timeline of plan %s "
-				  "under schedule %s: %s", p->planner, sc->name, why);
-	}
-	return 0;
 }
 
 double sb_pipeline_minmax(int L, int S,

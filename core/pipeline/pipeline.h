@@ -1,5 +1,5 @@
 /*
- * pipe.h - the pipeline family: a DNN as a chain of layers with per-sample
+ * pipeline.h - the pipeline family: a DNN as a chain of layers with per-sample
  * costs, and GPUs joined by a bandwidth matrix (spec pipeplan.md §2, §5;
  * dapple.md §2). Plans, schedules and the simulator pipesim build on these.
  *
@@ -99,7 +99,7 @@ int sb_pipeline_plan_validate(const struct sb_pipeline_plan *p, const struct sb_
 			  const struct sb_topo *t, struct sb_err *err);
 
 /* ------------------------------------------------------------------ */
-/* Costs of a plan (pipecost.c): the model of spec pipeplan.md §2      */
+/* Costs of a plan (pipeline/cost.c): the model of spec pipeplan.md §2      */
 /* ------------------------------------------------------------------ */
 
 struct sb_pipeline_costs {
@@ -125,7 +125,7 @@ void sb_pipeline_costs_build(struct sb_pipeline_costs *c, const struct sb_pipeli
 void sb_pipeline_costs_release(struct sb_pipeline_costs *c);
 
 /* ------------------------------------------------------------------ */
-/* Schedules and the simulator pipesim (pipesim.c)                     */
+/* Schedules and the simulator pipesim (pipeline/sim.c)                     */
 /* ------------------------------------------------------------------ */
 
 enum sb_pipeline_kind { SB_PIPELINE_F = 0, SB_PIPELINE_B = 1 };
@@ -209,7 +209,7 @@ int sb_pipeline_simulate(const struct sb_pipeline_plan *p, const struct sb_pmode
 		     const struct sb_opts *o, struct sb_pipeline_result *r, struct sb_err *err);
 
 /*
- * Independent check of a timeline (pipecheck.c): durations recomputed
+ * Independent check of a timeline (pipeline/check.c): durations recomputed
  * from the costs, precedence with transfer delays, one task at a time per
  * stage and per link direction, every task exactly once, the in-flight
  * cap, memory within the GPUs' capacity, and the iteration time. 0, or -1
@@ -270,7 +270,7 @@ int sb_pipeline_eval(int argc, char **argv);
 extern const struct sb_family sb_family_pipeline;
 
 /* ------------------------------------------------------------------ */
-/* Shared helpers of the planners (pipe.c)                             */
+/* Shared helpers of the planners (pipeline/pipeline.c)                             */
 /* ------------------------------------------------------------------ */
 
 /* Smallest bandwidth between a GPU of a[0..na) and a different GPU of
@@ -309,7 +309,7 @@ void sb_pipeline_prefix_release(struct sb_pipeline_prefix *x);
  * microbatches of beta samples, `inflight` of them stashed at once:
  * kappa params + inflight beta stash / r (with recompute the stash is
  * the stage's input activation only) - the model pipesim and the checker
- * use (pipecost.c).
+ * use (pipeline/cost.c).
  */
 double sb_pipeline_stage_mem(const struct sb_pmodel *m, const struct sb_pipeline_prefix *x,
 			 int first, int last, int r, double beta, int inflight, double kappa,

@@ -1,5 +1,5 @@
 /*
- * pipesim.c - one synchronous training iteration of a pipeline plan,
+ * sim.c - one synchronous training iteration of a pipeline plan,
  * simulated event by event (spec pipeplan.md §2, §7 [O]).
  *
  * Each (copy, stage) is one device (its r replicas work in lock step on

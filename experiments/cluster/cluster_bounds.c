@@ -17,7 +17,6 @@
  */
 #include "common.h"
 #include "cluster/bound.h"
-#include "experiments/dag/common.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -163,7 +162,7 @@ static void teardown(struct sb_exp_ctx *c)
 	struct state *s = c->state;
 	if (!s)
 		return;
-	sb_dag_exp_free_list(s->labels);
+	sb_exp_free_list(s->labels);
 	sb_free(s);
 }
 

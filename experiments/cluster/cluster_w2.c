@@ -7,7 +7,6 @@
  * stand-in of the same shape is used, and the results say so.
  */
 #include "common.h"
-#include "experiments/dag/common.h"
 #include "workloads/cluster/trace.h"
 
 #include <stdio.h>
@@ -34,7 +33,7 @@ static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
 	struct state *s = SB_NEW(struct state, 1);
 	char buf[4096];
-	const char *path = sb_dag_exp_data(c, "philly/jobs.json", buf, sizeof buf);
+	const char *path = sb_exp_data(c, "philly/jobs.json", buf, sizeof buf);
 	int rc;
 	c->state = s;
 	s->reps = (int)sb_opts_get(&c->opts, "reps");
@@ -83,7 +82,7 @@ static void teardown(struct sb_exp_ctx *c)
 	struct state *s = c->state;
 	if (!s)
 		return;
-	sb_dag_exp_free_list(s->labels);
+	sb_exp_free_list(s->labels);
 	if (s->real)
 		sb_trace_release(&s->tr);
 	sb_free(s);

@@ -7,7 +7,6 @@
  * stand-in of the same shape is used, and the results say so.
  */
 #include "common.h"
-#include "experiments/dag/common.h"
 
 #include <stdio.h>
 
@@ -62,7 +61,7 @@ static void teardown(struct sb_exp_ctx *c)
 	struct state *s = c->state;
 	if (!s)
 		return;
-	sb_dag_exp_free_list(s->labels);
+	sb_exp_free_list(s->labels);
 	sb_jobset_release(&s->js);
 	sb_free(s);
 }

@@ -1,9 +1,8 @@
 /*
- * clexp.c - shared machinery of the cluster-family experiments.
+ * common.c - shared machinery of the cluster-family experiments.
  */
 #include "common.h"
 #include "cluster/bound.h"
-#include "experiments/dag/common.h"
 #include "workloads/cluster/trace.h"
 
 #include <math.h>
@@ -157,7 +156,7 @@ int sb_cluster_exp_w3(struct sb_exp_ctx *c, const struct sb_cluster *cl, struct 
 		int *real, struct sb_err *err)
 {
 	char buf[4096];
-	const char *path = sb_dag_exp_data(c, "tiresias/60_job.csv", buf, sizeof buf);
+	const char *path = sb_exp_data(c, "tiresias/60_job.csv", buf, sizeof buf);
 	static const char *const cnn[] = { "resnet50", "vgg16", "alexnet", "googlenet",
 		"inception3", "inception4", "resnet101", "resnet152", "vgg11", "vgg19" };
 	struct sb_rng r;
@@ -278,7 +277,7 @@ void sb_cluster_exp_sweep_teardown(struct sb_exp_ctx *c)
 	struct sb_cluster_exp_sweep *s = c->state;
 	if (!s)
 		return;
-	sb_dag_exp_free_list(s->labels);
+	sb_exp_free_list(s->labels);
 	sb_free(s);
 	c->state = NULL;
 }

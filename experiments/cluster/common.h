@@ -1,5 +1,5 @@
 /*
- * clexp.h - what the cluster-family experiments share: the row layout,
+ * common.h - what the cluster-family experiments share: the row layout,
  * building the spec's workloads (with synthetic fallbacks), and running one
  * scheduler+placer on a job set into a checked results row.
  */
@@ -78,7 +78,7 @@ int sb_cluster_exp_w3(struct sb_exp_ctx *c, const struct sb_cluster *cl, struct 
 extern const char *const sb_cluster_exp_schedulers[];
 
 /* Every registered scheduler (with its default placer), then the labels
- * of `extra` (NULL-ended, may be NULL). Free with sb_dag_exp_free_list. */
+ * of `extra` (NULL-ended, may be NULL). Free with sb_exp_free_list. */
 char **sb_cluster_exp_all_schedulers(const char *const *extra);
 
 /*

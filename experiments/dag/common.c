@@ -1,5 +1,5 @@
 /*
- * dagexp.c - shared machinery of the dag-family experiments.
+ * common.c - shared machinery of the dag-family experiments.
  */
 #include "common.h"
 #include "workloads/dag/load.h"
@@ -8,13 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-const char *sb_dag_exp_data(const struct sb_exp_ctx *c, const char *rel, char *buf,
-			   size_t len)
-{
-	snprintf(buf, len, "%s/%s", c->data_dir, rel);
-	return access(buf, R_OK) == 0 ? buf : NULL;
-}
 
 static int is_sched(const struct sb_dag_policy *p)
 {
@@ -55,14 +48,6 @@ char **sb_dag_exp_all_combos(int *nout)
 	list[k] = NULL;
 	*nout = k;
 	return list;
-}
-
-void sb_dag_exp_free_list(char **list)
-{
-	int i;
-	for (i = 0; list && list[i]; i++)
-		sb_free(list[i]);
-	sb_free(list);
 }
 
 int sb_dag_exp_run(const struct sb_exp_ctx *c, const struct sb_dag_inst *in,
@@ -180,7 +165,7 @@ int sb_dag_exp_paper_devices(struct sb_exp_ctx *c, struct sb_devices *dev, int *
 			    struct sb_err *err)
 {
 	char buf[4096];
-	const char *path = sb_dag_exp_data(c, paper_devices, buf, sizeof buf);
+	const char *path = sb_exp_data(c, paper_devices, buf, sizeof buf);
 	int rc;
 	*real = 0;
 	if (!path)

@@ -1,5 +1,5 @@
 /*
- * dagexp.h - what the dag-family experiments share: locating real inputs
+ * common.h - what the dag-family experiments share: locating real inputs
  * with a synthetic fallback, the list of policy combinations to compare,
  * and running one combination on an instance into a results row.
  */
@@ -10,18 +10,12 @@
 #include "exp.h"
 #include "lp.h"
 
-/* Path of a real data file under c->data_dir if it is readable; NULL
- * otherwise (the caller then uses its synthetic fallback). */
-const char *sb_dag_exp_data(const struct sb_exp_ctx *c, const char *rel, char *buf,
-			   size_t len);
-
 /* Every combination worth comparing, from the registry: every placing
  * partitioner with every static/dynamic scheduler except heft-order, and
  * every planning partitioner (default scheduler heft-order) with its plan
  * order and with pct. Returns a NULL-terminated array of labels (owned;
- * free with sb_dag_exp_free_list). */
+ * free with sb_exp_free_list). */
 char **sb_dag_exp_all_combos(int *n);
-void sb_dag_exp_free_list(char **list);
 
 /* The columns every dag experiment row starts with. */
 #define SB_DAGEXP_COLS \

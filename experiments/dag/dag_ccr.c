@@ -58,7 +58,7 @@ static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 	s->nf = (int)sb_opts_get(&c->opts, "factors");
 	for (i = 0; i < s->nf; i++) /* evenly spread over the list, ends included */
 		s->fidx[i] = s->nf == 1 ? 6 : (int)lround(i * 11.0 / (s->nf - 1));
-	s->real_graph = sb_dag_exp_data(c, graph_file, s->graph_path, sizeof s->graph_path) != NULL;
+	s->real_graph = sb_exp_data(c, graph_file, s->graph_path, sizeof s->graph_path) != NULL;
 	if (s->real_graph && (rc = sb_exp_add_input(c, s->graph_path, err)))
 		return rc;
 	rc = sb_dag_exp_paper_devices(c, &s->dev, &s->real_devices, err);

@@ -61,14 +61,14 @@ static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
 	struct state *s = SB_NEW(struct state, 1);
 	char gb[4096], db[4096];
-	const char *dev = sb_dag_exp_data(c, device_file, db, sizeof db);
+	const char *dev = sb_exp_data(c, device_file, db, sizeof db);
 	int g, rc = 0, real = 1;
 
 	c->state = s;
 	s->ngraph = (int)sb_opts_get(&c->opts, "graphs");
 	s->reps = (int)sb_opts_get(&c->opts, "reps");
 	for (g = 0; g < s->ngraph; g++) {
-		const char *gp = sb_dag_exp_data(c, graph_file[g], gb, sizeof gb);
+		const char *gp = sb_exp_data(c, graph_file[g], gb, sizeof gb);
 		struct sb_dag_bounds b;
 		if (gp && dev) {
 			rc = sb_load_tf_inst(gp, dev, &s->inst[g], err);
@@ -133,7 +133,7 @@ static void teardown(struct sb_exp_ctx *c)
 		return;
 	for (g = 0; g < s->ngraph; g++)
 		sb_dag_inst_release(&s->inst[g]);
-	sb_dag_exp_free_list(s->combos);
+	sb_exp_free_list(s->combos);
 	sb_free(s);
 }
 

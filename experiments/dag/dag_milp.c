@@ -146,7 +146,7 @@ static void teardown(struct sb_exp_ctx *c)
 	struct state *s = c->state;
 	if (!s)
 		return;
-	sb_dag_exp_free_list(s->combos);
+	sb_exp_free_list(s->combos);
 	sb_free(s);
 }
 

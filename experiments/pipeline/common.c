@@ -1,5 +1,5 @@
 /*
- * pipexp.c - shared machinery of the pipeline-family experiments.
+ * common.c - shared machinery of the pipeline-family experiments.
  */
 #include "common.h"
 #include "pipeline/bound.h"

@@ -1,5 +1,5 @@
 /*
- * pipexp.h - what the pipeline-family experiments share: the models and
+ * common.h - what the pipeline-family experiments share: the models and
  * topologies of the figures (real DAPPLE/PipeDream profiles when DATA_DIR
  * has them, the project's analytic profiles otherwise), and planning,
  * simulating and checking one (model, topology, batch, planner) into a

@@ -5,7 +5,7 @@
  * iteration time against the exact optimum OPT of the MILP's plan space
  * (copies = 1, no re-computation, no overlap: every partition x ordered
  * disjoint GPU group, each scheduled optimally by the scheduling MILP;
- * core/pipebound.c, whose tests check it equals the full MILP) and against
+ * pipeline/bound.c, whose tests check it equals the full MILP) and against
  * the plan-independent lower bound. Plans outside that space (outer
  * copies, re-computation, overlap) are marked in_space = 0: OPT does not
  * bound them. The full MILP (GLPK, node-limited so the result is the same

@@ -11,7 +11,7 @@
  */
 #include "algorithms/asrpt/rf.h"
 #include "sb.h"
-#include "workloads/dag/load.h"
+#include "wlfile.h"
 
 #include <errno.h>
 #include <float.h>

@@ -1,5 +1,5 @@
 /*
- * test_clbase.c - the cluster baselines Optimus-like and QSSF-like
+ * test_base.c - the cluster baselines Optimus-like and QSSF-like
  * (baselines/cluster/optimus.c, qssf.c): the loss-curve model and its fit,
  * rankings on hand-built job sets where the expected order is known, and
  * valid, deterministic runs through the independent checker.

@@ -1,5 +1,5 @@
 /*
- * test_cluster.c - the cluster family's core: job graphs and iteration
+ * test_sim.c - the cluster family's core: job graphs and iteration
  * times, the simulator and its independent checker, W1, and the shared
  * properties of every registered scheduler and placer.
  */

@@ -1,5 +1,5 @@
 /*
- * test_dagbase.c - the dag-family baselines of baselines/dag/: published
+ * test_base.c - the dag-family baselines of baselines/dag/: published
  * values of HEFT and CPOP on the Topcuoglu example and on the random
  * instance of the mackncheesiest/heft tests, and properties of every
  * baseline on seeded random instances (complete and valid placements,

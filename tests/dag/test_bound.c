@@ -1,5 +1,5 @@
 /*
- * test_dagbound.c - the dag family's bounds and optima (core/dagbound.c,
+ * test_bound.c - the dag family's bounds and optima (dag/bound.c,
  * spec tfpart.md §10): closed-form bounds <= MILP optimum = brute force on
  * seeded random instances, exact-Send ILP = exact brute force, relaxed <=
  * exact, a chain on one device, the time-indexed model against the brute

@@ -1,5 +1,5 @@
 /*
- * test_workloads.c - loaders and generators of the dag family: known
+ * test_load.c - loaders and generators of the dag family: known
  * answers on the real data (../shared/data, SOURCES.md), bad input for
  * every loader, and properties of the seeded generators.
  */

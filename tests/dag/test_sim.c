@@ -1,5 +1,5 @@
 /*
- * test_dagsim.c - the dag simulator and its independent checker, and the
+ * test_sim.c - the dag simulator and its independent checker, and the
  * property test over every registered policy: on hundreds of seeded
  * random instances every combination yields a schedule the checker
  * accepts and a makespan no smaller than any lower bound.

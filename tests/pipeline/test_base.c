@@ -1,5 +1,5 @@
 /*
- * test_pipebase.c - the pipeline baseline planners (baselines/pipeline/:
+ * test_base.c - the pipeline baseline planners (baselines/pipeline/:
  * gpipe-balanced, dp, dp-overlap, pipedream, pipedream-2bw, piper): every
  * plan validates, fits and passes the checker on the analytic models and
  * named topologies; known answers on small instances (GPipe's closed

@@ -1,6 +1,6 @@
 /*
- * test_pipebound.c - SPP-R (ours, our reconstruction of Luo et al.,
- * INFOCOM 2022) and the bounds of core/pipebound.c: cp-list in its
+ * test_bound.c - SPP-R (ours, our reconstruction of Luo et al.,
+ * INFOCOM 2022) and the bounds of pipeline/bound.c: cp-list in its
  * bwd-first form is 1F1B task for task; the plan bound is exact on the
  * closed form and below every registered schedule on random plans; the
  * problem bound is below every registered planner and every random plan;
@@ -729,7 +729,7 @@ Test(pipebound, sched_milp_brackets)
  * An exact scheduler independent of the MILP, for one-copy plans with few
  * stages and microbatches: every stage order of M forwards and M
  * backwards, each kind in microbatch order (which loses nothing, see
- * core/pipebound.c) and every backward after its forward (a ballot
+ * pipeline/bound.c) and every backward after its forward (a ballot
  * sequence), within the memory cap; each combination timed as early as
  * possible (stage one task at a time, FIFO links). The best is the
  * optimum. INFINITY when no combination fits or all deadlock.

@@ -1,5 +1,5 @@
 /*
- * test_pipeload.c - inputs of the pipeline family (pipeload.h): the
+ * test_load.c - inputs of the pipeline family (workloads/pipeline/load.h): the
  * PipeDream and DAPPLE profile loaders on the real files (../shared/data,
  * SOURCES.md section 6) when present and on small files written here
  * (good input with every layout quirk, bad input with exact message parts,

@@ -1,5 +1,5 @@
 /*
- * test_pipesim.c - pipesim on instances with known answers: the closed
+ * test_sim.c - pipesim on instances with known answers: the closed
  * forms of GPipe and 1F1B on balanced stages, transfer delays, all-reduce
  * tails, in-flight caps and memory.
  */

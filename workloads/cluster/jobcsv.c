@@ -14,7 +14,7 @@
  * allows goes (CNNs are not tensor-parallel).
  */
 #include "jobs.h"
-#include "workloads/dag/load.h"
+#include "wlfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

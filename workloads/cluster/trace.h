@@ -5,7 +5,7 @@
  * SOURCES.md, sections 4 and 5).
  *
  * Conventions shared by every loader of this header (the ones of
- * workloads.h, plus what is particular to traces):
+ * workloads/dag/load.h, plus what is particular to traces):
  *   - return 0, SB_EXIT_INPUT for bad input or SB_EXIT_RUN when memory runs
  *     out; err (may be NULL) then holds one line naming the file, the line
  *     and the field: "cannot read trace '60_job.csv': line 12: field
@@ -35,7 +35,7 @@
 #define SB_TRACE_H
 
 #include "sb.h"
-#include "workloads/dag/load.h"
+#include "wlfile.h"
 
 /* ------------------------------------------------------------------ */
 /* Job traces                                                          */

@@ -1,11 +1,11 @@
 /*
- * pipeload.h - inputs of the pipeline family (spec pipeplan.md §2, §5, §8,
+ * load.h - inputs of the pipeline family (spec pipeplan.md §2, §5, §8,
  * §9; dapple.md §2, §5): measured per-layer profiles (PipeDream graph.txt
  * and DAPPLE profiling_results/<model>.txt), analytic per-layer profiles with a
  * roofline time model, and GPU topologies as widest-path bandwidth
  * matrices.
  *
- * Loaders follow the conventions of workloads.h: 0, SB_EXIT_INPUT with a
+ * Loaders follow the conventions of workloads/dag/load.h: 0, SB_EXIT_INPUT with a
  * message naming file, line and field, or SB_EXIT_RUN when memory runs
  * out; on failure the output struct is zeroed (releasing it is harmless);
  * on success the caller owns it (sb_pmodel_release, sb_topo_release).

@@ -8,7 +8,7 @@
  *
  * Format: graph.txt as read by PipeDream's graph/graph.py and DAPPLE's
  * src/input/torch_graph_py.rs; layouts and quirks in
- * ../shared/data/SOURCES.md, section 6 (pipeload.h summarises them).
+ * ../shared/data/SOURCES.md, section 6 (workloads/pipeline/load.h summarises them).
  *
  * Linearisation (reconstructed from msr-fiddle/pipedream
  * optimizer/optimizer_graph_hierarchical.py and graph/graph.py, read, not
@@ -57,7 +57,7 @@
  * self-loops, duplicate edges merged).
  */
 #include "load.h"
-#include "workloads/dag/load.h"
+#include "wlfile.h"
 
 #include <limits.h>
 #include <math.h>
