@@ -1,6 +1,6 @@
 /*
- * clusterbound.h - bounds and optima for the cluster family (spec asrpt.md
- * §7). All of them are our own benchmark design [O]: the paper's body is
+ * bound.h - bounds and optima for the cluster family (spec asrpt.md §7).
+ * All of them are our own benchmark design [O]: the paper's body is
  * not available to us, so none of this is the paper's.
  *
  * Objective everywhere: total completion time sum_j C_j (finish times, not
@@ -10,6 +10,18 @@
  * a policy uses. The tiny-instance bracket (L, U) is about a different
  * quantity, the non-preemptive fixed-placement optimum: see
  * sb_cluster_opt_tiny.
+ *
+ * This header declares them all; one file per bound in core/cluster/
+ * defines them:
+ *   lb1.c        sb_cluster_tau_lb, sb_cluster_srpt_completions,
+ *                sb_cluster_lb1 (LB1, no solver)
+ *   lb2.c        sb_cluster_lb2 (LB2, time-indexed LP, GLPK)
+ *   opt_tiny.c   sb_cluster_pattern_tau, sb_cluster_opt_tiny,
+ *                sb_cluster_tiny_sched_release (OPT bracket, ILPs)
+ *   place_ilp.c  sb_cluster_place_ilp, sb_cluster_place_ilp_spec
+ *                (placement ILP)
+ * boundutil.h (internal to those files) holds what several of them share:
+ * the ILP settings and the row buffer.
  */
 #ifndef SB_CLUSTERBOUND_H
 #define SB_CLUSTERBOUND_H
@@ -47,7 +59,7 @@ void sb_cluster_srpt_completions(const struct sb_cluster *c, const struct sb_job
 #define SB_CLB_LB2_ITERS 2000000L   /* default simplex iteration limit */
 
 /*
- * LB2 (spec §7, with the corrections explained in clusterbound.c): the
+ * LB2 (spec §7, with the corrections explained in cluster/lb2.c): the
  * time-indexed LP over T = slots slots of length horizon / T plus one
  * unbounded overflow slot after them, so the bound holds for every
  * schedule, also for one that ends after `horizon`. horizon (> 0, seconds
@@ -162,8 +174,8 @@ int sb_cluster_opt_tiny(const struct sb_cluster *c, const struct sb_jobset *js,
  * per worker, at most f_m workers on server m. Solved as an ILP without
  * server labels (workers grouped under their smallest member, groups
  * assigned to classes of servers with equal free counts: see
- * clusterbound.c), which is equivalent to the spec's model (§7.4: z_{v,m}
- * binaries, e_uv >= |z_um - z_vm|) but has neither its server symmetry
+ * cluster/place_ilp.c), which is equivalent to the spec's model (§7.4:
+ * z_{v,m} binaries, e_uv >= |z_um - z_vm|) but has neither its server symmetry
  * nor its LP bound of 0. node_limit > 0 bounds the search (0: none).
  * *status: SB_LP_OPTIMAL (cut is the minimum) or SB_LP_FEASIBLE (stopped
  * early: cut is the best placement found, an upper bound).

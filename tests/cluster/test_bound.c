@@ -1,6 +1,6 @@
 /*
  * test_bound.c - the cluster family's bounds and optima
- * (cluster/bound.c; spec asrpt.md §7, our design [O]):
+ * (cluster/bound.h; spec asrpt.md §7, our design [O]):
  *   - LB1 and LB2 below the total completion time of every registered
  *     scheduler with every registered placer, restart overhead 0 and the
  *     default, also with a horizon far too short (LB2's overflow slot);
