@@ -50,7 +50,7 @@ TEST_SRC   := $(sort $(wildcard tests/test_*.c tests/*/test_*.c))
 TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: FORCE validate-rf all help deps need-deps test test-run smoke smoke-run reproduce paper bench asan \
-        data clean new-baseline experiments figures verify mpi-check fuzz
+        data clean new-baseline new-family experiments figures verify mpi-check fuzz
 
 all: $(BIN)
 
@@ -66,6 +66,7 @@ help:
 	@echo "  make paper                build paper/report.pdf from results and figures"
 	@echo "  make validate-rf          A-SRPT's random forest against scikit-learn (if installed)"
 	@echo "  make new-baseline FAMILY=dag NAME=foo   start a baseline from the template"
+	@echo "  make new-family NAME=foo  start a problem family (every <kind>/foo/ folder)"
 	@echo "  make MPI=1                build bin/sb-mpi for mpirun"
 	@echo "  make clean                remove build products (not results/)"
 
@@ -79,8 +80,8 @@ need-deps:
 # regenerated on every build (replaced only when it changes), so that a
 # removed policy file leaves no stale entry behind
 $(BUILD)/registry.def: FORCE scripts/gen-registry | $(BUILD)
-	@scripts/gen-registry $(LIB_SRC) > $@.tmp && \
-	  (cmp -s $@.tmp $@ || mv $@.tmp $@); rm -f $@.tmp
+	@scripts/gen-registry $(LIB_SRC) > $@.tmp || { rm -f $@.tmp; exit 1; }; \
+	  cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 
 $(BUILD):
 	@mkdir -p $(BUILD)
@@ -113,7 +114,15 @@ $(BIN): $(BUILD)/core/main.o $(BUILD)/libsb.a
 $(BUILD)/sbtest: $(TEST_OBJ) $(BUILD)/libsb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
-BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard bench/*.c)))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC))
+
+# the parts of make bench, one per family, registered like the policies
+$(BUILD)/bench.def: FORCE scripts/gen-registry | $(BUILD)
+	@scripts/gen-registry $(BENCH_SRC) > $@.tmp || { rm -f $@.tmp; exit 1; }; \
+	  cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+
+$(BUILD)/bench/main.o: $(BUILD)/bench.def
 
 $(BUILD)/sbbench: $(BENCH_OBJ) $(BUILD)/libsb.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -130,6 +139,7 @@ test: need-deps
 test-run: $(BIN) $(BUILD)/sbtest $(BUILD)/pcg_ref
 	@SB_PCG_REF=$(BUILD)/pcg_ref SB_BIN=$(BIN) $(BUILD)/sbtest --jobs $(JOBS) $(TESTFLAGS)
 	@SB_BIN=$(BIN) sh tests/cli.sh
+	@SB_BIN=$(BIN) BUILD=$(BUILD) sh tests/layout.sh
 
 smoke: need-deps
 	@$(MAKE) --no-print-directory smoke-run
@@ -178,6 +188,9 @@ validate-rf: $(BUILD)/rf_tool
 
 new-baseline:
 	@sh scripts/new-baseline "$(FAMILY)" "$(NAME)"
+
+new-family:
+	@sh scripts/new-family "$(NAME)"
 
 mpi-check:
 	@sh scripts/mpi-check

@@ -1,22 +1,25 @@
 /*
- * bench.h - the parts of `make bench` (bench/dag.c has main).
+ * bench.h - `make bench`: one part per family. Each bench/<family>.c ends
+ * with one
+ *     const struct sb_bench sb_bench_<family> = { ... };
+ * collected by a registry generated from the bench sources (scripts/gen-registry),
+ * so bench/main.c names no family. Every number is wall clock on this
+ * machine: measured and printed, never asserted.
  */
 #ifndef SB_BENCH_H
 #define SB_BENCH_H
 
+#include "registry.h"
 #include "table.h"
 
-/* Columns of the `cluster` dataset of results/bench.h5. */
-extern const struct sb_col sb_bench_cluster_cols[];
-/* clustersim jobs/s and events/s per policy on the Philly-scale job set
- * and on the 20,000-job / 6,500-GPU setting; rows into t, table on
- * stdout. data: DATA_DIR. */
-void sb_bench_cluster(struct sb_table *t, const char *data);
-
-/* Columns of the `pipeline` dataset of results/bench.h5. */
-extern const struct sb_col sb_bench_pipeline_cols[];
-/* pipesim tasks/s per schedule and every planner's wall time (the figures'
- * models; a 100-layer chain on 64 GPUs); rows into t, table on stdout. */
-void sb_bench_pipeline(struct sb_table *t);
+struct sb_bench {
+	const char *name;             /* the family; also the dataset's name */
+	const char *desc;             /* one line: what it measures */
+	const struct sb_col *cols;    /* columns of its dataset in results/bench.h5 */
+	/* Measure, add rows to t and print a table on stdout. data: DATA_DIR
+	 * (real inputs when `make data` has run; synthetic ones otherwise). */
+	void (*run)(struct sb_table *t, const char *data);
+};
+SB_REGISTERED(sb_bench);
 
 #endif

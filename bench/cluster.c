@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-const struct sb_col sb_bench_cluster_cols[] = {
+static const struct sb_col cols[] = {
 	{ "workload", SB_COL_STR, "" },
 	{ "policy", SB_COL_STR, "" },
 	{ "jobs", SB_COL_INT, "" },
@@ -34,7 +34,7 @@ const struct sb_col sb_bench_cluster_cols[] = {
 	{ NULL, 0, NULL },
 };
 
-static void run(struct sb_table *t, const char *wl, const struct sb_cluster *c,
+static void run_policy(struct sb_table *t, const char *wl, const struct sb_cluster *c,
 		const struct sb_jobset *js, const char *policy)
 {
 	struct sb_cluster_combo cb;
@@ -90,7 +90,7 @@ static const char *const policies[] = {
 	"fifo", "fifo-bf", "srpt-oracle", "tiresias", "asrpt", "asrpt-pre", NULL,
 };
 
-void sb_bench_cluster(struct sb_table *t, const char *data)
+static void run(struct sb_table *t, const char *data)
 {
 	struct sb_cluster c512, pai;
 	struct sb_jobset js;
@@ -115,7 +115,7 @@ void sb_bench_cluster(struct sb_table *t, const char *data)
 			sb_trace_release(&tr);
 		sb_free(v);
 		for (i = 0; policies[i]; i++)
-			run(t, "philly-scale", &c512, &js, policies[i]);
+			run_policy(t, "philly-scale", &c512, &js, policies[i]);
 		sb_jobset_release(&js);
 	} else {
 		fprintf(stderr, "bench: no Philly runtime list in %s (make data): Philly-scale "
@@ -128,10 +128,17 @@ void sb_bench_cluster(struct sb_table *t, const char *data)
 		p.load = 0.8;
 		sb_w1_generate(&js, &p, &pai, &r);
 		for (i = 0; policies[i]; i++)
-			run(t, "pai-20k", &pai, &js, policies[i]);
+			run_policy(t, "pai-20k", &pai, &js, policies[i]);
 		sb_jobset_release(&js);
 	}
 	printf("Alibaba's published PAI simulator (cluster-trace-gpu-v2020): 52-111 s for the "
 	       "20,000-job / 6,500-GPU setting on their machine; ours above (pai-20k), on this "
 	       "machine.\n");
 }
+
+const struct sb_bench sb_bench_cluster = {
+	.name = "cluster",
+	.desc = "clustersim jobs/s and events/s per policy: Philly-scale set, 20k jobs on 6,500 GPUs",
+	.cols = cols,
+	.run = run,
+};

@@ -251,62 +251,13 @@ static void bench_milp(struct sb_table *t)
 	}
 }
 
-/* Wall time of the last `make reproduce`: the sum of the wall_seconds
- * attributes of the experiment results in results/ (reported, not run). */
-static void bench_reproduce(struct sb_attrs *extra)
+static void run(struct sb_table *t, const char *data)
 {
-	int ne, i, found = 0;
-	const struct sb_experiment *const *ex = sb_experiments(&ne);
-	double total = 0;
-	sb_attrs_init(extra);
-	for (i = 0; i < ne; i++) {
-		const char *nm = ex[i]->name;
-		char path[256];
-		struct sb_attrs a;
-		struct sb_err err;
-		const struct sb_attr *w, *q;
-		snprintf(path, sizeof path, "results/%s.h5", nm);
-		if (sb_h5_read_attrs(path, &a, &err))
-			continue;
-		w = sb_attrs_get(&a, "wall_seconds");
-		q = sb_attrs_get(&a, "quick");
-		if (w && w->type == SB_ATTR_DBL) {
-			char key[64];
-			snprintf(key, sizeof key, "reproduce_%s_seconds%s", nm,
-				 q && q->i ? "_quick" : "");
-			sb_attrs_dbl(extra, key, w->d);
-			total += w->d;
-			found++;
-		}
-		sb_attrs_release(&a);
-	}
-	if (found) {
-		sb_attrs_dbl(extra, "reproduce_experiments_seconds", total);
-		printf("\nlast make reproduce: %d experiments, %.1f s of sweeps (from results/*.h5)\n",
-		       found, total);
-	}
-}
-
-int main(int argc, char **argv)
-{
-	const char *data = getenv("DATA_DIR") ? getenv("DATA_DIR") : "data";
-	const char *out = argc > 1 ? argv[1] : "results/bench.h5";
 	char g[4096], d[4096];
-	struct sb_table t;
-	struct sb_attrs at, at_extra;
 	struct sb_err err;
-	struct sb_table tc, tp;
-	struct sb_h5_dataset ds[3] = { { "dag", &t }, { "cluster", &tc }, { "pipeline", &tp } };
 	double p[3] = { 0.01, 0.1, 0.9 };
 	int i;
 
-	/* dag, cluster, pipeline or unset: all */
-	const char *only = getenv("SB_BENCH_FAMILY");
-	sb_table_init(&t, cols);
-	sb_table_init(&tc, sb_bench_cluster_cols);
-	sb_table_init(&tp, sb_bench_pipeline_cols);
-	if (only && strcmp(only, "dag"))
-		goto cluster;
 	printf("%-16s %-16s %7s %8s %10s %10s %10s %12s %8s\n", "instance", "policy", "ops",
 	       "edges", "part_s", "sched_s", "events", "events/s", "rss_MiB");
 	snprintf(g, sizeof g, "%s/tfpartsched/graph/dynamic_rnn_graph.csv", data);
@@ -314,7 +265,7 @@ int main(int argc, char **argv)
 	if (access(g, R_OK) == 0 && access(d, R_OK) == 0) {
 		struct sb_dag_inst in;
 		if (sb_load_tf_inst(g, d, &in, &err) == 0) {
-			bench_isolated(&t, &in, 1);
+			bench_isolated(t, &in, 1);
 			sb_dag_inst_release(&in);
 		}
 	} else {
@@ -335,34 +286,16 @@ int main(int argc, char **argv)
 		in.send_ops = 10;
 		snprintf(name, sizeof name, "layered-p%g", p[i]);
 		in.name = sb_xstrdup(name);
-		bench_isolated(&t, &in, i == 0);
+		bench_isolated(t, &in, i == 0);
 		sb_dag_inst_release(&in);
 	}
-	bench_sim(&t);
-	bench_milp(&t);
-cluster:
-	if (!only || !strcmp(only, "cluster"))
-		sb_bench_cluster(&tc, data);
-	if (!only || !strcmp(only, "pipeline"))
-		sb_bench_pipeline(&tp);
-	bench_reproduce(&at_extra);
-	sb_attrs_init(&at);
-	sb_attrs_str(&at, "experiment", "bench");
-	sb_attrs_str(&at, "glpk_version", sb_lp_version());
-	sb_attrs_str(&at, "hdf5_version", sb_h5_version());
-	sb_attrs_str(&at, "compiler", "gcc " __VERSION__);
-	sb_attrs_str(&at, "nondeterministic", "every time and rate here is wall clock");
-	for (i = 0; i < at_extra.n; i++)
-		sb_attrs_dbl(&at, at_extra.a[i].key, at_extra.a[i].d);
-	sb_attrs_release(&at_extra);
-	if (sb_h5_write(out, &at, 3, ds, &err)) {
-		sb_err_print(&err);
-		return 1;
-	}
-	sb_attrs_release(&at);
-	sb_table_release(&t);
-	sb_table_release(&tc);
-	sb_table_release(&tp);
-	fprintf(stderr, "bench: wrote %s\n", out);
-	return 0;
+	bench_sim(t);
+	bench_milp(t);
 }
+
+const struct sb_bench sb_bench_dag = {
+	.name = "dag",
+	.desc = "dagsim events/s, every policy's time and memory on the largest graphs, MILP times",
+	.cols = cols,
+	.run = run,
+};

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const struct sb_col sb_bench_pipeline_cols[] = {
+static const struct sb_col cols[] = {
 	{ "what", SB_COL_STR, "" },
 	{ "name", SB_COL_STR, "" },
 	{ "instance", SB_COL_STR, "" },
@@ -119,7 +119,7 @@ static void bench_planners(struct sb_table *tab, const struct sb_pmodel *m,
 	}
 }
 
-void sb_bench_pipeline(struct sb_table *tab)
+static void run(struct sb_table *tab, const char *data)
 {
 	static const int S[] = { 4, 8, 16, 32 }, M[] = { 16, 64, 256, 1024 };
 	struct sb_pmodel m, big;
@@ -151,3 +151,10 @@ void sb_bench_pipeline(struct sb_table *tab)
 	sb_topo_release(&t);
 	sb_pmodel_release(&m);
 }
+
+const struct sb_bench sb_bench_pipeline = {
+	.name = "pipeline",
+	.desc = "pipesim tasks/s per schedule and every planner's wall time",
+	.cols = cols,
+	.run = run,
+};

@@ -51,7 +51,7 @@ static int bad_usage(const char *fmt, const char *arg)
 /* list                                                                */
 /* ------------------------------------------------------------------ */
 
-/* "dag, cluster, ..." into buf */
+/* the registered family names, comma-separated, into buf */
 static const char *family_names(char *buf, size_t len)
 {
 	int n, i;

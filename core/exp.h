@@ -42,7 +42,7 @@ struct sb_experiment {
 	const char *name;        /* = file name = CLI name */
 	const char *desc;        /* one line */
 	const char *figure;      /* figure/table id in the report ("tf-F1") */
-	const char *family;      /* "dag", "cluster", ... */
+	const char *family;      /* its family's name (struct sb_family) */
 	const struct sb_param *params;
 	/* "key=value ..." applied under --quick (before user --set) */
 	const char *quick_set;

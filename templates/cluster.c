@@ -1,3 +1,8 @@
+/*@next (printed by make new-baseline, not copied)
+ * edit its schedule hook, then 'make && bin/sb list cluster' shows it;
+ * 'bin/sb eval cluster --w1 1000 --load 0.8 --policy @NAME@ --bound' tries it,
+ * and 'make test' runs it with every placer through the checker on random job sets.
+ */
 /*
  * @NAME@.c - <one line: what this cluster scheduler does>.
  *
@@ -5,7 +10,7 @@
  * <The algorithm in a few sentences. Say what is verified from a public
  *  source and what is your own choice.>
  *
- * Contract (core/cluster.h, struct sb_cluster_policy): the simulator owns
+ * Contract (core/cluster/cluster.h, struct sb_cluster_policy): the simulator owns
  * the event loop and calls schedule() after every batch of simultaneous
  * events; start jobs with sb_cluster_sim_start (the run's placer picks the GPUs)
  * and preempt them with sb_cluster_sim_preempt. A non-clairvoyant policy sees

@@ -1,3 +1,8 @@
+/*@next (printed by make new-baseline, not copied)
+ * edit its partition hook, then 'make && bin/sb list dag' shows it;
+ * 'bin/sb eval dag --stg data/stg/rand0000.stg --devices 4 --policy @NAME@+pct --bound' tries it,
+ * and 'make test' runs it through the checker and the lower bounds on random instances.
+ */
 /*
  * @NAME@.c - <one line: what this placement policy does>.
  *
@@ -5,7 +10,7 @@
  * <The algorithm in a few sentences. Say what is verified from a public
  *  source and what is your own choice.>
  *
- * Contract (core/dag.h, struct sb_dag_policy): the partition hook fills
+ * Contract (core/dag/dag.h, struct sb_dag_policy): the partition hook fills
  * plan->place[v] with a device for every op v. It must respect device
  * constraints (sb_dag_allowed), keep colocation components together and
  * stay within device memory; dag/util.h has the helpers. The harness

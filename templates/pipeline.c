@@ -1,3 +1,8 @@
+/*@next (printed by make new-baseline, not copied)
+ * edit its plan hook, then 'make && bin/sb list pipeline' shows it;
+ * 'bin/sb eval pipeline --model gnmt-16 --topo 2x8-nvlink-25gbe --batch 1024 --policy @NAME@ --bound' tries it,
+ * and 'make test' checks it, with every planner, against the lower bounds on random instances.
+ */
 /*
  * @NAME@.c - <one line: what this pipeline planner does>.
  *

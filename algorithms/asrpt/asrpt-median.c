@@ -7,6 +7,8 @@
  * Distributed Deep Learning Workload Scheduling in GPU Clusters", arXiv
  * 2501.05563, 2025. A-SRPT as reconstructed here (see asrpt.h: the
  * abstract is verified, the method's details are ours).
+ *
+ * Family: cluster (core/cluster/).
  */
 #include "asrpt.h"
 

@@ -8,6 +8,8 @@
  * abstract is verified, the method's details are ours).
  *
  * With noise = 0 every run checks our Lemma 2 per job (asrpt_engine.c).
+ *
+ * Family: cluster (core/cluster/).
  */
 #include "asrpt.h"
 

@@ -8,6 +8,8 @@
  * abstract is verified, the method's details are ours).
  *
  * The headline variant: a strict list, non-preemptive in the cluster.
+ *
+ * Family: cluster (core/cluster/).
  */
 #include "asrpt.h"
 

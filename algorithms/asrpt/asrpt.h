@@ -29,6 +29,8 @@
  *         fits (strict order); D1b - the same with first-fit backfilling;
  *         D2 - preemptive priority by virtual remaining work.
  * Step E: placement by the `kl` placer (kl.c).
+ *
+ * Family: cluster (core/cluster/).
  */
 #ifndef SB_ASRPT_H
 #define SB_ASRPT_H

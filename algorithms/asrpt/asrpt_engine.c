@@ -2,6 +2,8 @@
  * asrpt_engine.c - A-SRPT as reconstructed here: prediction (step A), the
  * virtual single machine (steps B, C) and the three dispatchers (step D).
  * See asrpt.h for the paper, what is verified and what is ours.
+ *
+ * Family: cluster (core/cluster/).
  */
 #include "asrpt.h"
 #include "cluster/util.h"

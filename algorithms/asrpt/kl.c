@@ -21,6 +21,8 @@
  * The cut is the objective (the iteration time is evaluated afterwards by
  * the simulator); its gap to the exact placement ILP is measured in
  * figure F9.
+ *
+ * Family: cluster (core/cluster/).
  */
 #include "cluster/util.h"
 

@@ -23,6 +23,8 @@
  *
  * Verified only against scikit-learn's accuracy (tests/rf_sklearn.py), not
  * tree by tree: the random streams differ.
+ *
+ * Family: cluster (core/cluster/).
  */
 #include "rf.h"
 #include "rng.h"

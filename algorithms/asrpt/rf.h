@@ -18,6 +18,8 @@
  * forest are the trees of the smaller one.
  *
  * Registers no policy (helpers of the A-SRPT policy files).
+ *
+ * Family: cluster (core/cluster/).
  */
 #ifndef SB_ASRPT_RF_H
 #define SB_ASRPT_RF_H

@@ -40,6 +40,8 @@
  *   - the straight G-stage pipeline is cut by a min-max partition of the
  *     compute; two-stage splits give the first m GPUs in (server, id)
  *     order to the first stage.
+ *
+ * Family: pipeline (core/pipeline/).
  */
 #include "dapple_model.h"
 

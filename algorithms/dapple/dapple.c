@@ -46,6 +46,8 @@
  *   - copies are consecutive blocks of GPUs in (server, id) order, all
  *     mirroring copy 0's placement; "Gaps First" (stubbed out in the
  *     authors' code) is not offered.
+ *
+ * Family: pipeline (core/pipeline/).
  */
 #include "dapple_model.h"
 

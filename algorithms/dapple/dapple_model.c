@@ -15,6 +15,8 @@
  * one-task-at-a-time term while draining, the link form of a slot (to
  * mirror pipesim), GPU blocks for outer replication, the machine order of
  * the placement policies.
+ *
+ * Family: pipeline (core/pipeline/).
  */
 #include "dapple_model.h"
 

@@ -28,6 +28,8 @@
  *                          1 GB/s P2P against 3 GB/s NCCL, so 1/3 by default.
  * On config-a this gives DAPPLE's own constants (25 GB/s, 3 GB/s, 1 GB/s).
  * Per-message latency (topo->latency) is not part of DAPPLE's model.
+ *
+ * Family: pipeline (core/pipeline/).
  */
 #ifndef SB_DAPPLE_MODEL_H
 #define SB_DAPPLE_MODEL_H

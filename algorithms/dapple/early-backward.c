@@ -24,6 +24,8 @@
  *
  * Without the plan's costs (sb_pipeline_sched_cap, used by planners to bound
  * memory) the cap is the large-ACR value, an upper bound of both.
+ *
+ * Family: pipeline (core/pipeline/).
  */
 #include "dapple_model.h"
 

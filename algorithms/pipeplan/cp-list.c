@@ -16,6 +16,8 @@
  * ("bwd-first": backward before forward, lower microbatch first) with
  * cap=1 (S - s in flight) is 1F1B task for task (tests/test_pipebound.c
  * checks it), rule=0 with cap=0 is the critical-path rule proper.
+ *
+ * Family: pipeline (core/pipeline/).
  */
 #include "opts.h"
 #include "pipeline/pipeline.h"

@@ -33,6 +33,8 @@
  *
  * Cost O(L^2 N^2 K) per M for the DP, O(N^3) for the order and the
  * bandwidth tables; memory O(L N K + N^3).
+ *
+ * Family: pipeline (core/pipeline/).
  */
 #include "opts.h"
 #include "pipeline/pipeline.h"

@@ -15,6 +15,8 @@
  *
  * Provenance: verified (authors' Java code). The block size for n not a
  * multiple of |D| is our reading; the spec lists no Java quirk here.
+ *
+ * Family: dag (core/dag/).
  */
 #include "tfpart.h"
 

@@ -25,6 +25,8 @@
  *     feasible device the op is left to the load-balancing step (our
  *     reading of the Java loop; the default never needs this).
  * Ties: largest rank / fastest device / least load go to the lower id.
+ *
+ * Family: dag (core/dag/).
  */
 #include "tfpart.h"
 

@@ -16,6 +16,8 @@
  * Provenance: verified (authors' Java code). The traffic term counts one
  * transfer per distinct remote device, as MITE's default; the spec lists no
  * Java quirk of its own for DFS, so it has no compat_java.
+ *
+ * Family: dag (core/dag/).
  */
 #include "tfpart.h"
 

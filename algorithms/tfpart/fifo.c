@@ -11,6 +11,8 @@
  * baseline.
  *
  * Provenance: verified (authors' Java code).
+ *
+ * Family: dag (core/dag/).
  */
 #include "tfpart.h"
 

@@ -11,6 +11,8 @@
  * HEFT partitioning it is the authors' "adapted HEFT" baseline.
  *
  * Provenance: verified (authors' Java code).
+ *
+ * Family: dag (core/dag/).
  */
 #include "tfpart.h"
 

@@ -28,6 +28,8 @@
  * Provenance: reconstructed from the authors' Java simulator; the default
  * compares loads by real division. compat_java=1 reproduces the Java
  * integer load floor(ops_assigned/s).
+ *
+ * Family: dag (core/dag/).
  */
 #include "tfpart.h"
 

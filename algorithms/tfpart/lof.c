@@ -12,6 +12,8 @@
  *
  * Provenance: verified (authors' Java code) for ops; the key of a Send is
  * our reading of the Java graph, where Send and Recv are 10-op nodes.
+ *
+ * Family: dag (core/dag/).
  */
 #include "tfpart.h"
 

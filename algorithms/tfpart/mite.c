@@ -24,6 +24,8 @@
  * counts one transfer per distinct remote device hosting an assigned
  * successor (one Send each, as in the execution model); compat_java=1
  * reproduces the Java code, which counts only the first remote successor.
+ *
+ * Family: dag (core/dag/).
  */
 #include "tfpart.h"
 

@@ -19,6 +19,8 @@
  * to the earlier ready position.
  *
  * Provenance: verified (authors' Java code).
+ *
+ * Family: dag (core/dag/).
  */
 #include "tfpart.h"
 

@@ -15,6 +15,8 @@
  * comparison is strict).
  *
  * Provenance: verified (authors' Java code).
+ *
+ * Family: dag (core/dag/).
  */
 #include "tfpart.h"
 

@@ -11,6 +11,8 @@
  * The normalised execution and traffic factors E^ and T^ of MITE (3.2,
  * steps 3-5) are also used by DFS (3.5); the placement-aware b-level of PCT
  * (section 4) is also MSR's tie-break. Both live here, once.
+ *
+ * Family: dag (core/dag/).
  */
 #ifndef SB_TFPART_H
 #define SB_TFPART_H

@@ -2,6 +2,8 @@
  * tfpart_common.c - partitioning bookkeeping, MITE's normalised cost
  * factors and PCT's b-level, shared by the tfpart policies (see tfpart.h).
  * Registers no policy.
+ *
+ * Family: dag (core/dag/).
  */
 #include "tfpart.h"
 
