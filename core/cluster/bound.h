@@ -23,8 +23,8 @@
  * boundutil.h (internal to those files) holds what several of them share:
  * the ILP settings and the row buffer.
  */
-#ifndef SB_CLUSTERBOUND_H
-#define SB_CLUSTERBOUND_H
+#ifndef SB_CLUSTER_BOUND_H
+#define SB_CLUSTER_BOUND_H
 
 #include "cluster.h"
 #include "lp.h"

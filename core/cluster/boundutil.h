@@ -7,8 +7,8 @@
  *   - struct rowbuf, rb_add, rb_release: a growable (column, value) list
  *     for building one LP row (all three).
  */
-#ifndef SB_CLUSTERBOUNDUTIL_H
-#define SB_CLUSTERBOUNDUTIL_H
+#ifndef SB_CLUSTER_BOUNDUTIL_H
+#define SB_CLUSTER_BOUNDUTIL_H
 
 #include "bound.h"
 

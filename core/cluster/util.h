@@ -3,8 +3,8 @@
  * pending jobs, the preemptive priority dispatcher, and server choice and
  * worker filling for placement.
  */
-#ifndef SB_CLUSTERUTIL_H
-#define SB_CLUSTERUTIL_H
+#ifndef SB_CLUSTER_UTIL_H
+#define SB_CLUSTER_UTIL_H
 
 #include "cluster.h"
 

@@ -15,8 +15,8 @@
  *   sb_dag_bruteforce_*      enumeration for tiny instances, to validate
  *                            the models above
  */
-#ifndef SB_DAGBOUND_H
-#define SB_DAGBOUND_H
+#ifndef SB_DAG_BOUND_H
+#define SB_DAG_BOUND_H
 
 #include "dag.h"
 #include "lp.h"

@@ -4,8 +4,8 @@
  * bookkeeping, and longest-path quantities. Written once here so that no
  * policy re-derives them.
  */
-#ifndef SB_DAGUTIL_H
-#define SB_DAGUTIL_H
+#ifndef SB_DAG_UTIL_H
+#define SB_DAG_UTIL_H
 
 #include "dag.h"
 

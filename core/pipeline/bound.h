@@ -24,8 +24,8 @@
  * a feasible solution, so their optimum is <= every simulated time of a
  * plan in their space that fits.
  */
-#ifndef SB_PIPEBOUND_H
-#define SB_PIPEBOUND_H
+#ifndef SB_PIPELINE_BOUND_H
+#define SB_PIPELINE_BOUND_H
 
 #include "lp.h"
 #include "pipeline.h"

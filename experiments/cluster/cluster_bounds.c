@@ -45,7 +45,7 @@ static const struct sb_col cols[] = {
 	{ NULL, 0, NULL },
 };
 
-static const struct sb_col run_cols[] = { SB_CLEXP_COLS, { NULL, 0, NULL } };
+static const struct sb_col run_cols[] = { SB_CLUSTER_EXP_COLS, { NULL, 0, NULL } };
 
 struct state {
 	int reps, jobs;

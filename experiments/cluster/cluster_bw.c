@@ -27,12 +27,12 @@ static const char *const labels[] = {
 };
 
 static const struct sb_col cols[] = {
-	SB_CLEXP_COLS,
+	SB_CLUSTER_EXP_COLS,
 	{ "b_out_gbps", SB_COL_DBL, "GB/s" },
 	{ NULL, 0, NULL },
 };
 
-static const struct sb_col timing_cols[] = { SB_CLEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_CLUSTER_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {

@@ -33,7 +33,7 @@ static const char *const labels[] = {
 	"fifo", "fifo-bf", NULL,
 };
 
-static const struct sb_col run_cols[] = { SB_CLEXP_COLS, { NULL, 0, NULL } };
+static const struct sb_col run_cols[] = { SB_CLUSTER_EXP_COLS, { NULL, 0, NULL } };
 
 struct state {
 	int jobs, reps;

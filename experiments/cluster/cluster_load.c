@@ -20,12 +20,12 @@ static const struct sb_param params[] = {
 static const double loads[6] = { 0.3, 0.5, 0.7, 0.8, 0.9, 0.95 };
 
 static const struct sb_col cols[] = {
-	SB_CLEXP_COLS,
+	SB_CLUSTER_EXP_COLS,
 	{ "load", SB_COL_DBL, "" },
 	{ NULL, 0, NULL },
 };
 
-static const struct sb_col timing_cols[] = { SB_CLEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_CLUSTER_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {

@@ -22,12 +22,12 @@ static const struct sb_param params[] = {
 static const int servers[5] = { 4, 8, 16, 32, 64 };
 
 static const struct sb_col cols[] = {
-	SB_CLEXP_COLS,
+	SB_CLUSTER_EXP_COLS,
 	{ "cluster_gpus", SB_COL_DBL, "" },
 	{ NULL, 0, NULL },
 };
 
-static const struct sb_col timing_cols[] = { SB_CLEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_CLUSTER_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {

@@ -21,14 +21,14 @@ static const struct sb_param params[] = {
 static const int sizes[5] = { 500, 1000, 2000, 4000, 8000 };
 
 static const struct sb_col cols[] = {
-	SB_CLEXP_COLS,
+	SB_CLUSTER_EXP_COLS,
 	{ "njobs", SB_COL_INT, "" },
 	{ "active_mean", SB_COL_DBL, "jobs" },
 	{ NULL, 0, NULL },
 };
 
 static const struct sb_col timing_cols[] = {
-	SB_CLEXP_TIMING_COLS,
+	SB_CLUSTER_EXP_TIMING_COLS,
 	{ "active_mean", SB_COL_DBL, "jobs" },
 	{ NULL, 0, NULL },
 };

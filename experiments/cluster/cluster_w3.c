@@ -15,8 +15,8 @@ static const struct sb_param params[] = {
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
-static const struct sb_col cols[] = { SB_CLEXP_COLS, { NULL, 0, NULL } };
-static const struct sb_col timing_cols[] = { SB_CLEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col cols[] = { SB_CLUSTER_EXP_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_CLUSTER_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 static const char *const ablations[] = {
 	"asrpt+packed", "asrpt+firstfit", "asrpt+random", "asrpt-pre+firstfit", NULL,

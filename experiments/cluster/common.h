@@ -3,15 +3,15 @@
  * building the spec's workloads (with synthetic fallbacks), and running one
  * scheduler+placer on a job set into a checked results row.
  */
-#ifndef SB_CLEXP_H
-#define SB_CLEXP_H
+#ifndef SB_EXPERIMENTS_CLUSTER_COMMON_H
+#define SB_EXPERIMENTS_CLUSTER_COMMON_H
 
 #include "cluster/cluster.h"
 #include "exp.h"
 #include "workloads/cluster/jobs.h"
 
 /* The columns every cluster experiment row starts with. */
-#define SB_CLEXP_COLS \
+#define SB_CLUSTER_EXP_COLS \
 	{ "workload", SB_COL_STR, "" }, \
 	{ "policy", SB_COL_STR, "" }, \
 	{ "sched", SB_COL_STR, "" }, \
@@ -33,7 +33,7 @@
 	{ "lb1_flow", SB_COL_DBL, "s" }, \
 	{ "ratio_lb1", SB_COL_DBL, "" }
 
-#define SB_CLEXP_TIMING_COLS \
+#define SB_CLUSTER_EXP_TIMING_COLS \
 	{ "workload", SB_COL_STR, "" }, \
 	{ "policy", SB_COL_STR, "" }, \
 	{ "rep", SB_COL_INT, "" }, \

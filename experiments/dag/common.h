@@ -3,8 +3,8 @@
  * with a synthetic fallback, the list of policy combinations to compare,
  * and running one combination on an instance into a results row.
  */
-#ifndef SB_DAGEXP_H
-#define SB_DAGEXP_H
+#ifndef SB_EXPERIMENTS_DAG_COMMON_H
+#define SB_EXPERIMENTS_DAG_COMMON_H
 
 #include "dag/dag.h"
 #include "exp.h"
@@ -18,7 +18,7 @@
 char **sb_dag_exp_all_combos(int *n);
 
 /* The columns every dag experiment row starts with. */
-#define SB_DAGEXP_COLS \
+#define SB_DAG_EXP_COLS \
 	{ "instance", SB_COL_STR, "" }, \
 	{ "policy", SB_COL_STR, "" }, \
 	{ "part", SB_COL_STR, "" }, \
@@ -36,7 +36,7 @@ char **sb_dag_exp_all_combos(int *n);
 	{ "lb", SB_COL_DBL, "time units" }, \
 	{ "ratio_lb", SB_COL_DBL, "" }
 
-#define SB_DAGEXP_TIMING_COLS \
+#define SB_DAG_EXP_TIMING_COLS \
 	{ "instance", SB_COL_STR, "" }, \
 	{ "policy", SB_COL_STR, "" }, \
 	{ "rep", SB_COL_INT, "" }, \

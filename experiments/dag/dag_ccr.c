@@ -27,12 +27,12 @@ static const struct sb_param params[] = {
 };
 
 static const struct sb_col cols[] = {
-	SB_DAGEXP_COLS,
+	SB_DAG_EXP_COLS,
 	{ "f", SB_COL_DBL, "" },
 	{ NULL, 0, NULL },
 };
 
-static const struct sb_col timing_cols[] = { SB_DAGEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_DAG_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 static const char *const policies[] = {
 	"hash+fifo", "cp+pct", "cp+msr", "mite+pct", "dfs+pct", "icp+pct", "heft",

@@ -27,13 +27,13 @@ static const struct sb_param params[] = {
 };
 
 static const struct sb_col cols[] = {
-	SB_DAGEXP_COLS,
+	SB_DAG_EXP_COLS,
 	{ "p", SB_COL_DBL, "" },
 	{ "target_edges", SB_COL_INT, "" },
 	{ NULL, 0, NULL },
 };
 
-static const struct sb_col timing_cols[] = { SB_DAGEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_DAG_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 /* the paper's evaluation graphs' edge counts [V, code/paper list in spec §7] */
 static const long target_edges[10] = { 830, 1536, 3620, 6112, 14174, 46065, 53253,

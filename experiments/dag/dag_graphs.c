@@ -31,13 +31,13 @@ static const struct sb_param params[] = {
 };
 
 static const struct sb_col cols[] = {
-	SB_DAGEXP_COLS,
+	SB_DAG_EXP_COLS,
 	{ "ratio_hashfifo", SB_COL_DBL, "" },
 	{ "speedup_hashfifo", SB_COL_DBL, "" },
 	{ NULL, 0, NULL },
 };
 
-static const struct sb_col timing_cols[] = { SB_DAGEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_DAG_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 static const char *const graph_file[3] = {
 	"tfpartsched/graph/convolutional_network_graph.csv",

@@ -29,7 +29,7 @@ static const struct sb_param params[] = {
 static const int sizes[6] = { 6, 8, 10, 12, 16, 20 };
 
 static const struct sb_col cols[] = {
-	SB_DAGEXP_COLS,
+	SB_DAG_EXP_COLS,
 	{ "n", SB_COL_INT, "" },
 	{ "milp_lb", SB_COL_DBL, "time units" },
 	{ "milp_best", SB_COL_DBL, "time units" },
@@ -41,7 +41,7 @@ static const struct sb_col cols[] = {
 };
 
 static const struct sb_col timing_cols[] = {
-	SB_DAGEXP_TIMING_COLS,
+	SB_DAG_EXP_TIMING_COLS,
 	{ "milp_seconds", SB_COL_DBL, "s (wall clock)" },
 	{ NULL, 0, NULL },
 };

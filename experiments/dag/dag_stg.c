@@ -37,7 +37,7 @@ static const struct sb_param params[] = {
 };
 
 static const struct sb_col cols[] = {
-	SB_DAGEXP_COLS,
+	SB_DAG_EXP_COLS,
 	{ "procs", SB_COL_INT, "" },
 	{ "cp_len", SB_COL_DBL, "time units" },
 	{ "trailer_cp", SB_COL_INT, "time units" },
@@ -48,7 +48,7 @@ static const struct sb_col cols[] = {
 	{ NULL, 0, NULL },
 };
 
-static const struct sb_col timing_cols[] = { SB_DAGEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_DAG_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 static const char *const policies[] = {
 	"heft", "cpop", "etf", "cp+pct", "mite+pct", "dfs+pct", "hash+fifo", NULL,

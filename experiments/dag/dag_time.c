@@ -21,8 +21,8 @@ static const struct sb_param params[] = {
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
-static const struct sb_col cols[] = { SB_DAGEXP_COLS, { NULL, 0, NULL } };
-static const struct sb_col timing_cols[] = { SB_DAGEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col cols[] = { SB_DAG_EXP_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_DAG_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 struct state {
 	int reps, nsize, ncombo;

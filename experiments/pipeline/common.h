@@ -5,14 +5,14 @@
  * simulating and checking one (model, topology, batch, planner) into a
  * results row.
  */
-#ifndef SB_PIPEXP_H
-#define SB_PIPEXP_H
+#ifndef SB_EXPERIMENTS_PIPELINE_COMMON_H
+#define SB_EXPERIMENTS_PIPELINE_COMMON_H
 
 #include "exp.h"
 #include "pipeline/pipeline.h"
 
 /* The columns every pipeline experiment row starts with. */
-#define SB_PIPEXP_COLS \
+#define SB_PIPELINE_EXP_COLS \
 	{ "model", SB_COL_STR, "" }, \
 	{ "profile", SB_COL_STR, "" }, \
 	{ "topo", SB_COL_STR, "" }, \
@@ -35,7 +35,7 @@
 	{ "lb", SB_COL_DBL, "s" }, \
 	{ "ratio_lb", SB_COL_DBL, "" }
 
-#define SB_PIPEXP_TIMING_COLS \
+#define SB_PIPELINE_EXP_TIMING_COLS \
 	{ "model", SB_COL_STR, "" }, \
 	{ "topo", SB_COL_STR, "" }, \
 	{ "gpus", SB_COL_INT, "" }, \

@@ -32,7 +32,7 @@ static const struct sb_param params[] = {
 static const int sizeL[] = { 6, 8, 10 }, sizeM[] = { 4, 4, 6 };
 
 static const struct sb_col cols[] = {
-	SB_PIPEXP_COLS,
+	SB_PIPELINE_EXP_COLS,
 	{ "layers", SB_COL_INT, "" },
 	{ "rep", SB_COL_INT, "" },
 	{ "in_space", SB_COL_INT, "" },
@@ -154,7 +154,7 @@ out:
 	return rc;
 }
 
-static const struct sb_col timing_cols[] = { SB_PIPEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_PIPELINE_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 const struct sb_experiment sb_experiment_pipeline_bound = {
 	.name = "pipeline_bound",

@@ -22,11 +22,11 @@ static const double batch[] = { 256, 2048 };
 static const int sizes[] = { 8, 16, 32, 64 };
 
 static const struct sb_col cols[] = {
-	SB_PIPEXP_COLS,
+	SB_PIPELINE_EXP_COLS,
 	{ "rep", SB_COL_INT, "" },
 	{ NULL, 0, NULL },
 };
-static const struct sb_col timing_cols[] = { SB_PIPEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_PIPELINE_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {

@@ -18,8 +18,8 @@ static const struct sb_param params[] = {
 static const char *const model_names[] = { "bert-48", "gnmt-16" };
 static const double batch[] = { 256, 2048 };
 
-static const struct sb_col cols[] = { SB_PIPEXP_COLS, { NULL, 0, NULL } };
-static const struct sb_col timing_cols[] = { SB_PIPEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col cols[] = { SB_PIPELINE_EXP_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_PIPELINE_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {

@@ -27,8 +27,8 @@ static const char *const model_names[] = { "bert-48", "gnmt-16", "vgg19", "resne
 static const double batch[] = { 256, 1024, 512, 512, 256, 256 };
 static const char *const topos[] = { "2x8-nvlink-25gbe", "4x4-pcie-10gbe" };
 
-static const struct sb_col cols[] = { SB_PIPEXP_COLS, { NULL, 0, NULL } };
-static const struct sb_col timing_cols[] = { SB_PIPEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col cols[] = { SB_PIPELINE_EXP_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_PIPELINE_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {

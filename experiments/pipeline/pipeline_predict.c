@@ -25,7 +25,7 @@ static const struct sb_param params[] = {
 static const char *const planners[] = { "dapple", "dapple-hpgo", NULL };
 
 static const struct sb_col cols[] = {
-	SB_PIPEXP_COLS,
+	SB_PIPELINE_EXP_COLS,
 	{ "estimate", SB_COL_DBL, "s" },
 	{ "recursive", SB_COL_DBL, "s" },
 	{ "est_over_sim", SB_COL_DBL, "" },

@@ -25,7 +25,7 @@ static const char *const model_names[] = { "bert-48", "gnmt-16", "vgg19" };
 /* samples per microbatch: the profiles' batch sizes (dapple.md §5) */
 static const double mbs[] = { 2, 64, 32 };
 
-static const struct sb_col cols[] = { SB_PIPEXP_COLS, { NULL, 0, NULL } };
+static const struct sb_col cols[] = { SB_PIPELINE_EXP_COLS, { NULL, 0, NULL } };
 
 struct extra {
 	int stages;

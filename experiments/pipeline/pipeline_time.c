@@ -22,9 +22,9 @@ static const struct sb_param params[] = {
 static const int layers[] = { 25, 50, 100, 200 };
 static const int sizes[] = { 8, 16, 32, 64 };
 
-static const struct sb_col cols[] = { SB_PIPEXP_COLS, { "layers", SB_COL_INT, "" },
+static const struct sb_col cols[] = { SB_PIPELINE_EXP_COLS, { "layers", SB_COL_INT, "" },
 				      { NULL, 0, NULL } };
-static const struct sb_col timing_cols[] = { SB_PIPEXP_TIMING_COLS, { NULL, 0, NULL } };
+static const struct sb_col timing_cols[] = { SB_PIPELINE_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 struct extra {
 	int nl, ns, M;

@@ -23,7 +23,7 @@ static const struct sb_param params[] = {
 static const char *const planners[] = { "dapple", "dapple-hpgo", NULL };
 
 static const struct sb_col cols[] = {
-	SB_PIPEXP_COLS,
+	SB_PIPELINE_EXP_COLS,
 	{ "partition", SB_COL_STR, "" },
 	{ NULL, 0, NULL },
 };

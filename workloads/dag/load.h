@@ -23,8 +23,8 @@
  * valid parameters (out of memory is fatal); invalid parameters are a bug
  * of the caller (the harness validates user options first).
  */
-#ifndef SB_WORKLOADS_H
-#define SB_WORKLOADS_H
+#ifndef SB_WORKLOADS_DAG_LOAD_H
+#define SB_WORKLOADS_DAG_LOAD_H
 
 #include "dag/dag.h"
 #include "wlfile.h"

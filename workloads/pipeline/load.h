@@ -10,8 +10,8 @@
  * out; on failure the output struct is zeroed (releasing it is harmless);
  * on success the caller owns it (sb_pmodel_release, sb_topo_release).
  */
-#ifndef SB_PIPELOAD_H
-#define SB_PIPELOAD_H
+#ifndef SB_WORKLOADS_PIPELINE_LOAD_H
+#define SB_WORKLOADS_PIPELINE_LOAD_H
 
 #include "pipeline/pipeline.h"
 #include "rng.h"
