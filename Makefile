@@ -89,9 +89,11 @@ $(BUILD):
 $(BUILD)/core/registry.o: $(BUILD)/registry.def
 
 # The git revision the binary was built from, for provenance attributes.
+# Untracked files that git does not ignore count as a change (a new baseline
+# is an untracked file until it is committed).
 $(BUILD)/version.h: FORCE | $(BUILD)
 	@sha=$$(git rev-parse HEAD 2>/dev/null || echo unknown); \
-	 dirty=$$(test -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo 0 || echo 1); \
+	 dirty=$$(test -z "$$(git status --porcelain 2>/dev/null)" && echo 0 || echo 1); \
 	 printf '#define SB_GIT_SHA "%s"\n#define SB_GIT_DIRTY %s\n' "$$sha" "$$dirty" > $@.tmp; \
 	 cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
 

@@ -51,6 +51,8 @@ git ls-files -co --exclude-standard | while read -r f; do [ -f "$f" ] && echo "$
 	bin/sb eval toyfam --n 12 --policy fifo --bound | grep -q "^gap_opt: " ||
 		{ echo "sb eval toyfam gave no gap"; exit 1; }
 	bin/sb run toyfam_demo --quick --out r.h5 2>/dev/null || { echo "sb run toyfam_demo failed"; exit 1; }
+	# its new files are untracked: the results must not claim a clean revision
+	bin/sb show r.h5 | grep -q "git_dirty *1" || { echo "untracked files not recorded as git_dirty"; exit 1; }
 	build/sbtest --filter 'toyfam/*' >log 2>&1 || { tail -3 log; exit 1; }
 	changed=$(git status --porcelain | grep -v '^??')
 	[ -z "$changed" ] || { echo "existing files changed: $changed"; exit 1; }
