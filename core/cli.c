@@ -24,26 +24,93 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char usage[] =
-	"usage: sb <command> [options]\n"
-	"  list [FAMILY|experiments|families] registered policies and experiments\n"
-	"  run EXPERIMENT [--quick] [--seed N] [--jobs N] [--set key=value]...\n"
-	"                 [--out FILE] [--data-dir DIR]\n"
-	"                                      run a sweep, write one HDF5 file\n"
-	"  export FILE DATASET [--where col=value]... [--exact]\n"
-	"                                      print a dataset as columns (for gnuplot)\n"
-	"  show FILE                           provenance and summary of a results file\n"
-	"  eval FAMILY --policy NAME [inputs] [--bound] [--schedule-out FILE]\n"
-	"                                      run one policy on your own instance\n"
-	"  verify-claims [--claims FILE] [--results DIR] [--strict]\n"
-	"                                      judge every claim of experiments/claims.tsv\n";
+/* Every command's help, in one table: `sb help`, `sb help CMD`, `sb CMD
+ * --help` and the usage printed on errors all come from here. */
+struct command {
+	const char *name;
+	const char *synopsis;    /* the arguments after the name */
+	const char *summary;     /* one line */
+	const char *help;        /* what `sb help CMD` adds */
+};
+
+static const struct command commands[] = {
+	{ "list", "[FAMILY|experiments|families]", "registered policies and experiments",
+	  "Prints every registered policy of every family (name, role, provenance,\n"
+	  "description, citation), then every experiment (name, family, figure id,\n"
+	  "description). FAMILY prints one family's policies; `families` lists the\n"
+	  "families, `experiments` the experiments.\n" },
+	{ "run", "EXPERIMENT [--quick] [--seed N] [--jobs N] [--set key=value]... [--out FILE] "
+	  "[--data-dir DIR]", "run a sweep, write one HDF5 file",
+	  "Runs every point of EXPERIMENT on N local worker processes (default: the\n"
+	  "number of CPUs) or on the ranks of mpirun, and writes results/EXPERIMENT.h5\n"
+	  "(or FILE; an existing FILE must be a regular file): the `points` dataset,\n"
+	  "bit-identical for a seed whatever N, plus `summary` and the wall-clock\n"
+	  "`timing`, with provenance attributes. --quick uses the experiment's small\n"
+	  "sizes; --set overrides one of its parameters (see `sb list experiments`).\n"
+	  "Real inputs are read from DIR (default $DATA_DIR or data/); without them\n"
+	  "the experiment uses its synthetic fallback and says so. An interrupted run\n"
+	  "resumes from FILE.partial/.\n" },
+	{ "export", "FILE DATASET [--where col=value]... [--exact]",
+	  "print a dataset as columns (for gnuplot)",
+	  "Prints DATASET of a results file as whitespace-separated columns with a\n"
+	  "header line, only the rows matching every --where; --exact prints doubles\n"
+	  "in hexadecimal (%a), for bit-for-bit comparisons.\n" },
+	{ "show", "FILE", "provenance and summary of a results file",
+	  "Prints the root attributes (version, git revision, command line,\n"
+	  "configuration, seed, library versions, input files with sha256) and the\n"
+	  "datasets with their row counts.\n" },
+	{ "eval", "FAMILY --policy NAME [inputs] [--bound] [--seed N] [--set key=value]... "
+	  "[--schedule-out FILE]", "run one policy on your own instance",
+	  "Runs one policy on one instance, checks the result with the family's\n"
+	  "independent checker and prints its metrics as `key: value` lines; --bound\n"
+	  "adds the family's lower bounds and the gap. `sb help eval FAMILY` (or\n"
+	  "`sb eval FAMILY --help`) lists a family's inputs.\n" },
+	{ "verify-claims", "[--claims FILE] [--results DIR] [--strict]",
+	  "judge every claim of experiments/claims.tsv",
+	  "Evaluates every claim's check on the results and prints one PASS or FAIL\n"
+	  "line per claim with the measured value, then `N passed, N failed`. Exit 1\n"
+	  "when a claim cannot be judged (or, with --strict, fails); 2 for a\n"
+	  "malformed claims file.\n" },
+	{ "help", "[COMMAND [FAMILY]]", "this text, or one command's",
+	  "`sb help eval FAMILY` shows the inputs of one family's eval.\n" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const struct command *command_find(const char *name)
+{
+	const struct command *c;
+	for (c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+static void usage(FILE *out)
+{
+	const struct command *c;
+	fputs("usage: sb <command> [options]   (sb help <command> for more)\n", out);
+	for (c = commands; c->name; c++)
+		fprintf(out, "  %-14s %s\n  %-14s   %s\n", c->name, c->synopsis, "", c->summary);
+	fputs("Exit codes: 0 success, 1 run-time failure, 2 usage or bad input.\n", out);
+}
+
+static void command_usage(FILE *out, const struct command *c)
+{
+	fprintf(out, "usage: sb %s %s\n", c->name, c->synopsis);
+}
+
+/* the command being parsed, for bad_usage */
+static const struct command *current;
 
 static int bad_usage(const char *fmt, const char *arg)
 {
 	fputs("error: ", stderr);
 	fprintf(stderr, fmt, arg);
 	fputs("\n", stderr);
-	fputs(usage, stderr);
+	if (current)
+		command_usage(stderr, current);
+	else
+		usage(stderr);
 	return SB_EXIT_INPUT;
 }
 
@@ -164,6 +231,8 @@ static int cmd_run(int argc, char **argv)
 	const char *sets[64];
 	uint64_t seed = 1;
 	double t0 = sb_now();
+	struct stat st;
+	int data_given = 0;
 
 	if (argc < 2)
 		return bad_usage("%s", "run needs an experiment name");
@@ -194,6 +263,10 @@ static int cmd_run(int argc, char **argv)
 			out = argv[++i];
 		} else if (!strcmp(a, "--data-dir") && i + 1 < argc) {
 			data_dir = argv[++i];
+			data_given = 1;
+		} else if (!strcmp(a, "--seed") || !strcmp(a, "--jobs") || !strcmp(a, "--set") ||
+			   !strcmp(a, "--out") || !strcmp(a, "--data-dir")) {
+			return bad_usage("run: option '%s' needs a value", a);
 		} else {
 			return bad_usage("run: unknown option '%s'", a);
 		}
@@ -202,6 +275,23 @@ static int cmd_run(int argc, char **argv)
 		jobs = 1;
 	if (!data_dir || !data_dir[0])
 		data_dir = "data";
+	/* only the default may be missing (then every experiment says it uses
+	 * its synthetic fallback); a directory the user names must exist */
+	if (stat(data_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		if (data_given) {
+			fprintf(stderr, "error: run: --data-dir '%s': no such directory\n", data_dir);
+			return SB_EXIT_INPUT;
+		}
+		if (strcmp(data_dir, "data"))
+			sb_warn("DATA_DIR '%s' is not a directory: experiments use their synthetic "
+				"fallbacks", data_dir);
+	}
+	/* never replace a device, a directory or a link's target kind: an
+	 * existing output must be a regular file */
+	if (out && lstat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "error: run: --out '%s' exists and is not a regular file\n", out);
+		return SB_EXIT_INPUT;
+	}
 	for (i = 0; i < argc; i++) {
 		size_t u = strlen(cmdline);
 		snprintf(cmdline + u, sizeof cmdline - u, "%s%s", i ? " " : "sb ", argv[i]);
@@ -615,31 +705,79 @@ static int cmd_verify(int argc, char **argv)
 
 /* ------------------------------------------------------------------ */
 
+static int cmd_help(int argc, char **argv)
+{
+	const struct command *c;
+	const struct sb_family *f;
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	if (!(c = command_find(argv[1])))
+		return bad_usage("help: unknown command '%s'", argv[1]);
+	if (!strcmp(c->name, "eval") && argc > 2) {
+		if (!(f = sb_family_find(argv[2])))
+			return bad_usage("help: unknown family '%s'", argv[2]);
+		sb_eval_usage(stdout, f);
+		printf("%s: %s\n", f->name, f->desc);
+		return 0;
+	}
+	command_usage(stdout, c);
+	printf("%s.\n\n%s", c->summary, c->help);
+	return 0;
+}
+
+static int has_help(int argc, char **argv)
+{
+	int i;
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
 int sb_cli_main(int argc, char **argv)
 {
-	int rc;
+	static const struct {
+		const char *name;
+		int (*run)(int argc, char **argv);
+	} run[] = {
+		{ "list", cmd_list }, { "run", cmd_run }, { "export", cmd_export },
+		{ "show", cmd_show }, { "eval", cmd_eval }, { "verify-claims", cmd_verify },
+		{ "help", cmd_help },
+	};
+	size_t k;
+	int rc = -1;
+
 	sb_mpi_init(&argc, &argv);
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
-		fputs(usage, argc < 2 ? stderr : stdout);
-		rc = argc < 2 ? SB_EXIT_INPUT : 0;
+	if (argc < 2) {
+		usage(stderr);
+		rc = SB_EXIT_INPUT;
+	} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		rc = 0;
 	} else if (!strcmp(argv[1], "--version")) {
 		printf("schedbench %s (%s%s)\n", SB_VERSION, SB_GIT_SHA, SB_GIT_DIRTY ? "-dirty" : "");
 		rc = 0;
-	} else if (!strcmp(argv[1], "list")) {
-		rc = cmd_list(argc - 1, argv + 1);
-	} else if (!strcmp(argv[1], "run")) {
-		rc = cmd_run(argc - 1, argv + 1);
-	} else if (!strcmp(argv[1], "export")) {
-		rc = cmd_export(argc - 1, argv + 1);
-	} else if (!strcmp(argv[1], "show")) {
-		rc = cmd_show(argc - 1, argv + 1);
-	} else if (!strcmp(argv[1], "eval")) {
-		rc = cmd_eval(argc - 1, argv + 1);
-	} else if (!strcmp(argv[1], "verify-claims")) {
-		rc = cmd_verify(argc - 1, argv + 1);
-	} else {
+	} else if (!(current = command_find(argv[1]))) {
 		rc = bad_usage("unknown command '%s'", argv[1]);
+	} else if (has_help(argc - 1, argv + 1)) {
+		/* `sb CMD ... --help` is `sb help CMD` (and `sb eval FAMILY --help`
+		 * the family's eval help) */
+		char *h[3] = { "help", argv[1], argc > 2 ? argv[2] : NULL };
+		rc = cmd_help(strcmp(argv[1], "eval") || argc < 3 || argv[2][0] == '-' ? 2 : 3, h);
+	} else {
+		for (k = 0; k < sizeof run / sizeof run[0]; k++)
+			if (!strcmp(run[k].name, argv[1]))
+				rc = run[k].run(argc - 1, argv + 1);
+		if (rc < 0)
+			SB_BUG("command '%s' has no entry point", argv[1]);
+	}
+	/* a full disk or closed pipe on stdout is a failure, not a success */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "error: cannot write to standard output: %s\n", strerror(errno));
+		if (rc == 0)
+			rc = SB_EXIT_RUN;
 	}
 	sb_mpi_finalize();
 	return rc;

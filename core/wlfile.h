@@ -50,6 +50,11 @@ int sb_wl_blank(const char *s);
  * returns the number of fields (which may exceed max). */
 int sb_wl_split(char *s, char sep, char **fields, int max);
 
+/* The largest quantity a loader accepts (work, sizes, memory, rates):
+ * anything larger is a typo or an attack, and sums of millions of such
+ * values would no longer be finite or exact enough for the checkers. */
+#define SB_WL_MAX 1e15
+
 /* Parse the whole of s (blanks around it allowed) as a finite number in
  * [lo, hi] / an integer in [lo, hi]; otherwise report it at the current
  * line of f, naming `field`. */

@@ -140,6 +140,11 @@ int sb_cluster_eval(int argc, char **argv)
 	bound = ea.bound;
 	if ((jobs != NULL) + (tir != NULL) + (phil != NULL) + (w1 > 0) != 1)
 		return usage("%s", "give one job set: --jobs, --w1, --tiresias or --philly");
+	/* --load scales the arrivals of a generated (--w1) or resampled (--philly)
+	 * job set; a job file or the Tiresias trace keeps its own arrivals */
+	if (load > 0 && (jobs || tir))
+		return usage("--load applies to --w1 and --philly, not to %s: the file's arrivals "
+			     "are used as they are", jobs ? "--jobs" : "--tiresias");
 	if (sb_cluster_named(cname, &cl, &err) ||
 	    sb_cluster_combo_parse(&combo, policy, &err)) {
 		sb_err_print(&err);

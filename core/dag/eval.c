@@ -83,7 +83,9 @@ static int write_schedule(const char *path, const struct sb_dag_inst *in,
 					t < x.n ? "op" : "send", in->g.ext_id[op],
 					in->dev.ext_id[x.dev[t]], res.start[t], res.finish[t]);
 			}
-			fclose(f);
+			if ((ferror(f) | fclose(f)) != 0)
+				rc = sb_err_set(err, SB_EXIT_RUN, "cannot write '%s': %s", path,
+						strerror(errno));
 		}
 		sb_dag_result_release(&res);
 	}

@@ -145,6 +145,11 @@ int sb_pipeline_eval(int argc, char **argv)
 		return usage("give exactly one of --topo, --random-topo%s", "");
 	if (batch < 0)
 		return usage("--batch is required%s", "");
+	if (mbs > batch) {
+		snprintf(buf, sizeof buf, "--microbatches %g is more than --batch %g: each "
+			 "microbatch needs at least one sample", mbs, batch);
+		return usage("%s", buf);
+	}
 	plus = strchr(policy, '+');
 	snprintf(pname, sizeof pname, "%.*s", plus ? (int)(plus - policy) : (int)strlen(policy),
 		 policy);
@@ -180,6 +185,16 @@ int sb_pipeline_eval(int argc, char **argv)
 	}
 	if (mem > 0)
 		t.mem = mem * 1e9;
+	/* --opt enumerates every plan: refuse too large an instance before
+	 * planning it (M, when the planner chooses it, is checked again) */
+	if (opt && (m.n > SB_PIPELINE_MILP_MAX_L || t.n > SB_PIPELINE_MILP_MAX_N ||
+		    mbs > SB_PIPELINE_MILP_MAX_M)) {
+		rc = sb_err_set(&err, SB_EXIT_INPUT, "eval pipeline: --opt: %d layers, %d GPUs, "
+				"%g microbatches is too large for the exact optimum (at most %d, "
+				"%d, %d)", m.n, t.n, mbs, SB_PIPELINE_MILP_MAX_L,
+				SB_PIPELINE_MILP_MAX_N, SB_PIPELINE_MILP_MAX_M);
+		goto fail;
+	}
 
 	sb_opts_defaults(&po, pl->params);
 	sb_opts_defaults(&so, NULL);

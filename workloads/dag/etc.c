@@ -125,7 +125,7 @@ static int read_matrix(struct sb_wl_file *f, struct matrix *m, int want_rows,
 			for (i = 0; i < m->cols; i++) {
 				double x;
 				if ((rc = sb_wl_double(f, err, m->label[i], fld[i + 1], 0,
-						       HUGE_VAL, &x)))
+						       SB_WL_MAX, &x)))
 					goto out;
 				if (x != 0) {
 					rc = sb_wl_fail(f, err, SB_EXIT_INPUT, f->lineno,
@@ -164,7 +164,7 @@ static int read_matrix(struct sb_wl_file *f, struct matrix *m, int want_rows,
 		row = m->v + (size_t)r * (size_t)m->cols;
 		for (i = 0; i < m->cols; i++) {
 			if ((rc = sb_wl_double(f, err, m->label[i], fld[i + 1], 0,
-					       HUGE_VAL, &row[i])))
+					       SB_WL_MAX, &row[i])))
 				goto out;
 			if ((flags & MAT_ZERO_DIAG) && i == r && row[i] != 0) {
 				rc = sb_wl_fail(f, err, SB_EXIT_INPUT, f->lineno, m->label[i],

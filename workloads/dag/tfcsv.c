@@ -216,13 +216,13 @@ int sb_load_tf_graph(const char *path, struct sb_dag *g, struct sb_err *err)
 		    (rc = parse_list(&f, err, &p, fld[C_IN], C_IN)) ||
 		    (rc = parse_list(&f, err, &p, fld[C_COLOC], C_COLOC)) ||
 		    (rc = sb_wl_double(&f, err, graph_col[C_TENSOR], fld[C_TENSOR],
-				       0, HUGE_VAL, &r->out)) ||
+				       0, SB_WL_MAX, &r->out)) ||
 		    (rc = sb_wl_double(&f, err, graph_col[C_OPS], fld[C_OPS],
-				       0, HUGE_VAL, &r->ops)))
+				       0, SB_WL_MAX, &r->ops)))
 			goto out;
 		if (ncols >= 8 &&
 		    ((rc = sb_wl_double(&f, err, graph_col[C_RAM], fld[C_RAM],
-					0, HUGE_VAL, &r->ram)) ||
+					0, SB_WL_MAX, &r->ram)) ||
 		     (rc = parse_dc(&f, err, fld[C_DC], &r->dc))))
 			goto out;
 		p.nrow++;
@@ -411,9 +411,9 @@ int sb_load_tf_devices(const char *path, struct sb_devices *d,
 			goto out;
 		}
 		if ((rc = sb_wl_double(&f, err, dev_col[D_RAM], fld[D_RAM], 0,
-				       HUGE_VAL, &r->ram)) ||
+				       SB_WL_MAX, &r->ram)) ||
 		    (rc = sb_wl_double(&f, err, dev_col[D_OPS], fld[D_OPS],
-				       0, HUGE_VAL, &r->speed)))
+				       0, SB_WL_MAX, &r->speed)))
 			goto out;
 		if (r->speed <= 0) {
 			rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, f.lineno, dev_col[D_OPS],
@@ -444,7 +444,7 @@ int sb_load_tf_devices(const char *path, struct sb_devices *d,
 			if (next)
 				*next = '\0';
 			if ((rc = sb_wl_double(&f, err, dev_col[D_RATES], tok, 0,
-					       HUGE_VAL, &x)))
+					       SB_WL_MAX, &x)))
 				goto out;
 			if (x <= 0) {
 				rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, f.lineno,
