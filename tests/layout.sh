@@ -45,7 +45,7 @@ git ls-files -co --exclude-standard | while read -r f; do [ -f "$f" ] && echo "$
 	cd "$tmp" || exit 1
 	git init -q && git add -A && git -c user.email=t@t -c user.name=t commit -qm base || exit 1
 	make -s new-family NAME=toyfam >/dev/null || { echo "new-family failed"; exit 1; }
-	make -s -j2 WERROR=-Werror bin/sb build/sbtest >log 2>&1 || { tail -5 log; exit 1; }
+	make -s -j2 BUILD=build BIN=bin/sb WERROR=-Werror bin/sb build/sbtest >log 2>&1 || { tail -5 log; exit 1; }
 	bin/sb list toyfam | grep -q "^toyfam *fifo" || { echo "sb list toyfam lacks fifo"; exit 1; }
 	bin/sb list families | grep -q "^toyfam " || { echo "sb list families lacks it"; exit 1; }
 	bin/sb eval toyfam --n 12 --policy fifo --bound | grep -q "^gap_opt: " ||
@@ -68,11 +68,11 @@ out=$(cd "$tmp" && sh scripts/new-baseline dag cp 2>&1); rc=$?
 out=$(cd "$tmp" && sh scripts/new-baseline pipeline 1f1b 2>&1); rc=$?
 [ "$rc" -eq 2 ] && ok || bad "new-baseline pipeline 1f1b: exit $rc: $out"
 sed 's/"fifo"/"fifo"/' "$tmp/baselines/toyfam/fifo.c" > "$tmp/baselines/toyfam/fifo2.c"
-out=$(cd "$tmp" && make -s bin/sb 2>&1); rc=$?
+out=$(cd "$tmp" && make -s BUILD=build BIN=bin/sb bin/sb 2>&1); rc=$?
 [ "$rc" -ne 0 ] && echo "$out" | grep -q "baselines/toyfam/fifo.c and in baselines/toyfam/fifo2.c" && ok ||
 	bad "a duplicate registration built (exit $rc): $out"
 sed 's/sb_toyfam_policy_fifo/sb_toyfam_policy_fifo3/' "$tmp/baselines/toyfam/fifo.c" > "$tmp/baselines/toyfam/fifo2.c"
-out=$(cd "$tmp" && make -s bin/sb 2>&1); rc=$?
+out=$(cd "$tmp" && make -s BUILD=build BIN=bin/sb bin/sb 2>&1); rc=$?
 [ "$rc" -ne 0 ] && echo "$out" | grep -q 'toyfam name "fifo" is registered twice' && ok ||
 	bad "a duplicate name built (exit $rc): $out"
 

@@ -1,0 +1,75 @@
+# tests/cluster/cli.sh - command-line tests of the cluster family: sourced by
+# tests/cli.sh (helpers, $SB and $tmp: tests/clilib.sh), not run on its own.
+echo "cli: cluster ..." >&2
+
+# determinism of the cluster simulations (random forests, policy streams)
+same_points_across_jobs cluster_load cluster_pred
+
+# eval cluster: bad inputs exit 2 with a message naming what is wrong
+expect 2 "give one job set" -- "$SB" eval cluster --policy fifo
+expect 2 "give one job set" -- "$SB" eval cluster --w1 10 --jobs "$tmp/none.csv" --policy fifo
+expect 2 "policy is required" -- "$SB" eval cluster --w1 10
+expect 2 "unknown cluster 'nosuch' (known: testbed" -- "$SB" eval cluster --w1 10 --cluster nosuch --policy fifo
+expect 2 "not a registered cluster scheduler (schedulers: .*fifo" -- "$SB" eval cluster --w1 10 --policy nosuch
+expect 2 "not a registered cluster placer (placers: .*packed" -- "$SB" eval cluster --w1 10 --policy fifo+nosuch
+expect 2 "'nosuch' is not a parameter of scheduler tiresias (queues, starve)" -- "$SB" eval cluster --w1 10 --policy tiresias --set nosuch=1
+expect 2 "unknown parameter 'nosuch' (known: queues" -- "$SB" eval cluster --w1 10 --policy tiresias --set sched.nosuch=1
+expect 2 "unknown option '--bogus'" -- "$SB" eval cluster --w1 10 --policy fifo --bogus 1
+expect 2 "expected a number" -- "$SB" eval cluster --w1 10 --policy fifo --load x
+expect 2 "cannot read job set '$tmp/none.csv'" -- "$SB" eval cluster --jobs "$tmp/none.csv" --policy fifo
+printf 'arrival,model,d,t,p,iters\n0,resnet50,4,1,1,200\n0,resnet50,4,2,1,200\n' > "$tmp/badjobs.csv"
+expect 2 "cannot read job set '$tmp/badjobs.csv': line 3: field 't'" -- "$SB" eval cluster --jobs "$tmp/badjobs.csv" --cluster testbed --policy fifo
+printf 'arrival,model,d,t,p,iters\n0,resnet50,32,1,1,200\n' > "$tmp/bigjob.csv"
+expect 2 "more than the cluster has" -- "$SB" eval cluster --jobs "$tmp/bigjob.csv" --cluster testbed --policy fifo
+
+# eval cluster: runs that work
+expect 0 "valid: yes" -- "$SB" eval cluster --w1 50 --policy fifo --bound
+for k in "jct_mean: " "lb1_total_completion: " "ratio_lb1: " "^jobs: 50$"; do
+	grep -q -- "$k" "$tmp/out" && ok || bad "eval cluster --w1 50 --bound: output lacks '$k'"
+done
+scheds=$("$SB" list cluster | awk '$1 == "cluster" && $3 == "schedule" { print $2 }')
+[ "$(echo "$scheds" | wc -w)" -ge 5 ] && ok || bad "sb list cluster lists too few schedulers: $scheds"
+for s in $scheds; do
+	expect 0 "valid: yes" -- "$SB" eval cluster --w1 40 --policy "$s"
+done
+printf 'user,arrival,model,d,t,p,iters,family\n1,0,resnet50,4,1,1,200,0\n0,10,bert-base,2,2,1,100,-1\n1,10,vgg16,2,1,2,50,0\n2,5,gpt2-medium,2,2,2,20,3\n' > "$tmp/jobs.csv"
+expect 0 "source: user job set '$tmp/jobs.csv' (4 jobs)" -- "$SB" eval cluster --jobs "$tmp/jobs.csv" --cluster testbed --policy fifo-bf+kl
+grep -q "^jobs: 4$" "$tmp/out" && grep -q "^valid: yes$" "$tmp/out" && ok || bad "eval cluster --jobs: $(head -c 300 "$tmp/out")"
+
+# --schedule-out: a header and one line per run segment (one per job plus
+# one per preemption), every job present
+if "$SB" eval cluster --w1 60 --policy tiresias --seed 3 --schedule-out "$tmp/seg.csv" >"$tmp/segrun" 2>"$tmp/err"; then
+	nj=$(sed -n 's/^jobs: //p' "$tmp/segrun")
+	np=$(sed -n 's/^preemptions: //p' "$tmp/segrun")
+	[ "$(head -n 1 "$tmp/seg.csv")" = "job,start,end,overhead,iters,tau,cut_bytes,preempted,gpus" ] && ok ||
+		bad "--schedule-out: header is '$(head -n 1 "$tmp/seg.csv")'"
+	[ "$(wc -l < "$tmp/seg.csv")" -eq $((1 + nj + np)) ] && ok ||
+		bad "--schedule-out: $(wc -l < "$tmp/seg.csv") lines for $nj jobs and $np preemptions"
+	[ "$np" -gt 0 ] && ok || bad "--schedule-out: tiresias preempted nothing, the test checks less than it should"
+	[ "$(tail -n +2 "$tmp/seg.csv" | cut -d, -f1 | sort -u | wc -l)" -eq "$nj" ] && ok ||
+		bad "--schedule-out: not every job has a segment"
+	awk -F, 'NR > 1 && (NF != 9 || $3 < $2) { exit 1 }' "$tmp/seg.csv" && ok ||
+		bad "--schedule-out: a line without 9 fields or ending before it starts"
+else
+	bad "eval cluster --schedule-out failed: $(head -c 300 "$tmp/err")"
+fi
+
+# eval cluster: the same seed gives the same output (but for wall-clock times)
+for p in asrpt tiresias+random; do
+	"$SB" eval cluster --w1 80 --policy $p --seed 9 2>&1 | grep -v -e '^sim_seconds:' -e '^policy_seconds:' > "$tmp/d1.txt"
+	"$SB" eval cluster --w1 80 --policy $p --seed 9 2>&1 | grep -v -e '^sim_seconds:' -e '^policy_seconds:' > "$tmp/d2.txt"
+	"$SB" eval cluster --w1 80 --policy $p --seed 10 2>&1 | grep -v -e '^sim_seconds:' -e '^policy_seconds:' > "$tmp/d3.txt"
+	grep -q "^valid: yes$" "$tmp/d1.txt" && cmp -s "$tmp/d1.txt" "$tmp/d2.txt" && ok ||
+		bad "eval cluster $p: two runs with seed 9 differ or failed"
+	cmp -s "$tmp/d1.txt" "$tmp/d3.txt" && bad "eval cluster $p: seeds 9 and 10 gave the same output" || ok
+done
+
+# the Tiresias trace (make data fetches it)
+if [ -r data/tiresias/60_job.csv ]; then
+	expect 0 "valid: yes" -- "$SB" eval cluster --tiresias data/tiresias/60_job.csv --cluster testbed --policy fifo
+	grep -q "^jobs: 60$" "$tmp/out" && ok || bad "eval cluster --tiresias: not 60 jobs"
+fi
+
+# conflicting options are refused, not ignored
+printf 'arrival,model,d,t,p,iters\n0,resnet50,1,1,1,100\n' > "$tmp/one-job.csv"
+expect 2 "--load applies to --w1 and --philly, not to --jobs" -- "$SB" eval cluster --jobs "$tmp/one-job.csv" --load 0.5 --policy fifo
