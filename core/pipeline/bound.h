@@ -2,7 +2,8 @@
  * bound.h - lower bounds and exact optima of the pipeline family
  * (spec pipeplan.md §3 step 4 and §6; our design [O], named "SPP-R
  * (ours)": the paper, Luo et al., INFOCOM 2022, is known only from its
- * abstract).
+ * abstract). The combinatorial bounds are defined in lb.c, the MILPs and
+ * the enumeration of their plan space in milp.c.
  *
  *   sb_pipeline_lb_costs / _plan  combinatorial bound of one plan, valid for
  *                             every schedule of it (pipesim's model)
