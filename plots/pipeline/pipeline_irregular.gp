@@ -5,6 +5,8 @@ load "plots/style.gp"
 models = system(sprintf("%s export %s summary | awk 'NR>1{print $2}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
 pls = system(sprintf("%s export %s summary | awk 'NR>1{print $3}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
 nm = words(models)
+# topologies per size: with one (a QUICK run) there is no interval to draw
+reps = int(system(sprintf("%s export %s summary | awk 'NR>1 && $4>m {m=$4} END {print m+0}'", SB, RESULTS)))
 set logscale x 2
 set xlabel "GPUs (random irregular topologies, log scale)"
 set ylabel "speed-up over 1 GPU"
@@ -23,10 +25,15 @@ do for [pass=1:2] {
     set title word(models,m)
     # lines from the means; error bars where there are replicates to
     # give a confidence interval (one topology per size has none)
-    plot for [p=1:words(pls)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(pls,p))) \
-           using "gpus":"speedup_mean" with linespoints lt p title word(pls,p), \
-         for [p=1:words(pls)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(pls,p))) \
-           using "gpus":"speedup_mean":"speedup_ci95" with yerrorbars lt p pt 0 notitle
+    if (reps > 1) {
+      plot for [p=1:words(pls)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(pls,p))) \
+             using "gpus":"speedup_mean" with linespoints lt p title word(pls,p), \
+           for [p=1:words(pls)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(pls,p))) \
+             using "gpus":"speedup_mean":"speedup_ci95" with yerrorbars lt p pt 0 notitle
+    } else {
+      plot for [p=1:words(pls)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(pls,p))) \
+             using "gpus":"speedup_mean" with linespoints lt p title word(pls,p)
+    }
   }
   unset multiplot
 }

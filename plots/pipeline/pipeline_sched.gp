@@ -7,6 +7,8 @@ load "plots/style.gp"
 models = system(sprintf("%s export %s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
 scheds = "early-backward gpipe gpipe-recompute 1f1b"
 nm = words(models)
+# " sched1 sched2 " of the schedules of model m with rows fits=f
+fits_of(m, f) = " ".system(sprintf("%s export %s points --where model=%s --where fits=%d | awk 'NR==1{for(i=1;i<=NF;i++)if($i==\"schedule\")c=i;next}{print $c}' | sort -u | tr '\\n' ' '", SB, RESULTS, m, f))
 set logscale x 2
 set xlabel "microbatches M (log scale)"
 set key top left font ",8"
@@ -23,10 +25,22 @@ do for [pass=1:2] {
     set title word(models,m).": throughput"
     set ylabel "samples/s"
     set yrange [0:*]
-    plot for [s=1:words(scheds)] data("points", sprintf("--where model=%s --where schedule=%s --where fits=1", word(models,m), word(scheds,s))) \
-           using "M":"throughput" with linespoints lt s title word(scheds,s), \
-         for [s=1:words(scheds)] data("points", sprintf("--where model=%s --where schedule=%s --where fits=0", word(models,m), word(scheds,s))) \
-           using "M":"throughput" with points lt s pt 6 notitle
+    # only the schedules with points that fit (lines) or do not (hollow
+    # points): an empty series is a gnuplot warning, not a figure
+    fit = fits_of(word(models,m), 1)
+    unfit = fits_of(word(models,m), 0)
+    cmd = ""
+    do for [s=1:words(scheds)] {
+      sc = word(scheds,s)
+      w = sprintf("--where model=%s --where schedule=%s", word(models,m), sc)
+      if (strstrt(fit, " ".sc." ")) {
+        cmd = cmd.(cmd eq "" ? "" : ", ").sprintf("data(\"points\", \"%s --where fits=1\") using \"M\":\"throughput\" with linespoints lt %d title \"%s\"", w, s, sc)
+      }
+      if (strstrt(unfit, " ".sc." ")) {
+        cmd = cmd.(cmd eq "" ? "" : ", ").sprintf("data(\"points\", \"%s --where fits=0\") using \"M\":\"throughput\" with points lt %d pt 6 %s", w, s, strstrt(fit, " ".sc." ") ? "notitle" : sprintf("title \"%s (does not fit)\"", sc))
+      }
+    }
+    eval "plot ".cmd
     set title word(models,m).": peak memory per GPU"
     set ylabel "GB (log scale)"
     set logscale y
