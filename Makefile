@@ -50,9 +50,12 @@ TEST_SRC   := $(sort $(wildcard tests/test_*.c tests/*/test_*.c))
 TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: FORCE validate-rf all help deps need-deps test test-run smoke smoke-run reproduce paper bench asan \
-        data clean new-baseline new-family experiments figures verify mpi-check fuzz
+        data clean install new-baseline new-family experiments figures verify mpi-check fuzz
 
-all: $(BIN)
+# Plain `make` installs nothing: it says in one line what is missing.
+all:
+	@sh scripts/deps --check
+	@$(MAKE) --no-print-directory $(BIN)
 
 help:
 	@echo "schedbench targets:"
@@ -68,6 +71,7 @@ help:
 	@echo "  make new-baseline FAMILY=dag NAME=foo   start a baseline from the template"
 	@echo "  make new-family NAME=foo  start a problem family (every <kind>/foo/ folder)"
 	@echo "  make MPI=1                build bin/sb-mpi for mpirun"
+	@echo "  make install [PREFIX=/usr/local] [DESTDIR=]   sb and its man page"
 	@echo "  make clean                remove build products (not results/)"
 
 deps:
@@ -196,6 +200,15 @@ new-family:
 
 mpi-check:
 	@sh scripts/mpi-check
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: sb and its manual page, which
+# is generated from the same table as `sb help`.
+PREFIX ?= /usr/local
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/sb
+	$(BIN) help --man > $(BUILD)/sb.1
+	install -m 644 $(BUILD)/sb.1 $(DESTDIR)$(PREFIX)/share/man/man1/sb.1
 
 clean:
 	rm -rf $(BUILD) build-asan bin

@@ -71,8 +71,9 @@ static const struct command commands[] = {
 	  "line per claim with the measured value, then `N passed, N failed`. Exit 1\n"
 	  "when a claim cannot be judged (or, with --strict, fails); 2 for a\n"
 	  "malformed claims file.\n" },
-	{ "help", "[COMMAND [FAMILY]]", "this text, or one command's",
-	  "`sb help eval FAMILY` shows the inputs of one family's eval.\n" },
+	{ "help", "[COMMAND [FAMILY] | --man]", "this text, or one command's",
+	  "`sb help eval FAMILY` shows the inputs of one family's eval; `sb help\n"
+	  "--man` prints this manual as a troff page (make install installs it).\n" },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -705,6 +706,58 @@ static int cmd_verify(int argc, char **argv)
 
 /* ------------------------------------------------------------------ */
 
+/* text for troff: hyphens as \-, a leading dot or quote escaped */
+static void man_text(const char *s)
+{
+	int bol = 1;
+	for (; *s; s++) {
+		if (bol && (*s == '.' || *s == '\''))
+			fputs("\\&", stdout);
+		if (*s == '-')
+			fputs("\\-", stdout);
+		else if (*s == '\\')
+			fputs("\\e", stdout);
+		else
+			putchar(*s);
+		bol = *s == '\n';
+	}
+}
+
+/* `sb help --man`: the manual page, from the same table as --help */
+static int man_page(void)
+{
+	const struct command *c;
+	const struct sb_family *const *f;
+	int n, i;
+
+	printf(".TH SB 1 \"\" \"schedbench %s\" \"User Commands\"\n", SB_VERSION);
+	printf(".SH NAME\nsb \\- schedbench, a reproducible benchmark suite for scheduling "
+	       "in distributed deep learning\n");
+	printf(".SH SYNOPSIS\n.B sb\n.I command\n[options]\n");
+	printf(".SH COMMANDS\n");
+	for (c = commands; c->name; c++) {
+		printf(".TP\n.B sb %s\n", c->name);
+		man_text(c->synopsis);
+		printf("\n.br\n");
+		man_text(c->summary);
+		printf(".\n");
+		man_text(c->help);
+	}
+	printf(".SH FAMILIES\nThe inputs of\n.B sb eval\nper family:\n");
+	f = sb_families(&n);
+	for (i = 0; i < n; i++) {
+		printf(".TP\n.B %s\n", f[i]->name);
+		man_text(f[i]->desc);
+		printf(".\n.br\n");
+		man_text(f[i]->eval_usage);
+		printf("\n");
+	}
+	printf(".SH EXIT STATUS\n0 success, 1 run-time failure, 2 usage or bad input "
+	       "(the message names the file, line and field).\n");
+	printf(".SH SEE ALSO\nREADME.md of the source tree; \\fBsb help\\fR \\fIcommand\\fR.\n");
+	return 0;
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	const struct command *c;
@@ -713,6 +766,8 @@ static int cmd_help(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--man"))
+		return man_page();
 	if (!(c = command_find(argv[1])))
 		return bad_usage("help: unknown command '%s'", argv[1]);
 	if (!strcmp(c->name, "eval") && argc > 2) {

@@ -61,6 +61,16 @@ git ls-files -co --exclude-standard | while read -r f; do [ -f "$f" ] && echo "$
 	[ -z "$new" ] || { echo "files outside <kind>/toyfam/: $new"; exit 1; }
 ) >"$tmp/out" 2>&1 && ok || bad "new family: $(tail -3 "$tmp/out")"
 
+# make install puts sb and its manual (generated from `sb help`) under
+# DESTDIR/PREFIX, and the manual renders without warnings
+out=$(cd "$tmp" && make -s install BUILD=build BIN=bin/sb DESTDIR="$tmp/inst" PREFIX=/usr 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && [ -x "$tmp/inst/usr/bin/sb" ] && [ -s "$tmp/inst/usr/share/man/man1/sb.1" ] &&
+   "$tmp/inst/usr/bin/sb" help eval | grep -q "usage: sb eval"; then ok; else bad "make install: exit $rc: $out"; fi
+if command -v groff >/dev/null 2>&1; then
+	warn=$(groff -man -Tutf8 -ww "$tmp/inst/usr/share/man/man1/sb.1" 2>&1 >/dev/null)
+	[ -z "$warn" ] && grep -q '^\.TH SB 1' "$tmp/inst/usr/share/man/man1/sb.1" && ok || bad "man page: $warn"
+fi
+
 # 3. collisions
 out=$(cd "$tmp" && sh scripts/new-baseline dag cp 2>&1); rc=$?
 [ "$rc" -eq 2 ] && echo "$out" | grep -q "registered already, in algorithms/tfpart/cp.c" && ok ||
