@@ -248,10 +248,15 @@ static void progress_tick(struct progress *pr, int final)
 		return;
 	pr->last = now;
 	fmt_time(e, sizeof e, el);
-	if (pr->done > 0 && pr->done < pr->total)
+	/* points differ in cost (an ILP next to a heuristic), so a rate from
+	 * the first few says little: no estimate before a fifth of them (and
+	 * at least three) are done */
+	if (pr->done >= pr->total || final)
+		snprintf(eta, sizeof eta, "-");
+	else if (pr->done >= 3 && pr->done * 5 >= pr->total)
 		fmt_time(eta, sizeof eta, el / pr->done * (pr->total - pr->done));
 	else
-		snprintf(eta, sizeof eta, "-");
+		snprintf(eta, sizeof eta, "unknown");
 	fprintf(stderr, "%s%s: %d/%d points, %s elapsed, ETA %s%s", pr->tty ? "\r" : "",
 		pr->name, pr->done, pr->total, e, eta, pr->tty && !final ? "   " : "\n");
 	if (pr->tty && final)
