@@ -1,0 +1,46 @@
+#!/bin/sh
+# The report as a reader gets it: every claim of experiments/claims.tsv
+# appears in the PDF's text whatever the verdict (PASS, FAIL, SKIP), the
+# verdict table breaks across pages, LaTeX specials and | < > ~ come out
+# as typed, and the PDF carries its title. Builds the report from a
+# verdict file written here, in a scratch copy (no results needed).
+set -u
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "paper: FAIL: $*" >&2; }
+if ! command -v pdflatex >/dev/null 2>&1 || ! command -v pdftotext >/dev/null 2>&1; then
+	echo "paper: pdflatex or pdftotext missing (make deps installs them)" >&2
+	echo "paper: 0 passed, 1 failed"; exit 1
+fi
+echo "paper: the report's verdict table and escapes" >&2
+tmp=$(mktemp -d /tmp/sbpaper.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/results" "$tmp/scripts" "$tmp/experiments" "$tmp/paper" "$tmp/plots/out"
+cp scripts/paper "$tmp/scripts/"
+cp experiments/claims.tsv "$tmp/experiments/"
+cp paper/report.tex "$tmp/paper/"
+# every claim, with verdicts in turn, and a claim text full of specials
+awk -F'\t' 'NR > 1 && $1 !~ /^#/ && NF {
+	v = (NR % 3 == 0) ? "PASS" : (NR % 3 == 1) ? "FAIL" : "SKIP"
+	if (v == "SKIP")
+		printf "SKIP %-8s [%s] not judged (QUICK): no matching rows in x.h5 (none): %s\n", $1, $2, $3
+	else
+		printf "%s %-8s [%s, %s] 1.5 vs 2  %s\n         check: %s\n", v, $1, $2, $4, $3, $6
+}' experiments/claims.tsv > "$tmp/results/claims.txt"
+printf 'PASS zz-9     [t, O] 3 vs 2  a | b < c > d ~ e & f %% g _ h $ i # j\n         check: x\n' >> "$tmp/results/claims.txt"
+printf 'zz-9\tt\ta | b < c > d ~ e\tO\tx.h5\tcount(x) >= 1\n' >> "$tmp/experiments/claims.tsv"
+if (cd "$tmp" && SB=/nonexistent sh scripts/paper) >"$tmp/log" 2>&1; then ok; else
+	bad "scripts/paper failed: $(tail -5 "$tmp/log")"; fi
+if [ -f "$tmp/paper/report.pdf" ]; then
+	pdftotext "$tmp/paper/report.pdf" "$tmp/report.txt"
+	lost=$(awk -F'\t' 'NR > 1 && $1 !~ /^#/ && NF { print $1 }' "$tmp/experiments/claims.tsv" |
+		while read -r id; do grep -qF -- "$id" "$tmp/report.txt" || printf ' %s' "$id"; done)
+	[ -z "$lost" ] && ok || bad "claims missing from the PDF:$lost"
+	# (pdftotext drops the spaces around these glyphs and the underscore rule)
+	tr -d ' _\n' < "$tmp/report.txt" | grep -qF 'a|b<c>d∼e&f%gh$i#j' && ok ||
+		bad "specials do not come out as typed: $(grep -F 'zz-9' "$tmp/report.txt" | head -2)"
+	grep -q "not judged" "$tmp/report.txt" && ok || bad "a SKIP verdict is not shown as not judged"
+	pdfinfo "$tmp/paper/report.pdf" 2>/dev/null | grep -q "^Title: *schedbench" && ok || bad "the PDF has no title"
+fi
+echo "paper: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
