@@ -1,0 +1,410 @@
+/*
+ * nn.c - the neural-network kernel (see nn.h for the design).
+ *
+ * Reconstructed/ours [O]: no code is copied from a framework; the
+ * algorithms are the textbook ones (backpropagation; Adam: Kingma & Ba,
+ * "Adam: A Method for Stochastic Optimization", ICLR 2015; He et al. 2015
+ * and Glorot & Bengio 2010 initialisation).
+ */
+#include "nn.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- nets */
+
+struct sb_nn *sb_nn_new(int nlayers, const int *size, const enum sb_nn_act *act,
+			struct sb_err *err)
+{
+	struct sb_nn *nn = NULL;
+	size_t np = 0;
+	int l, maxw = 0;
+
+	if (nlayers < 1) {
+		sb_err_set(err, SB_EXIT_INPUT, "network needs at least one layer (got %d)", nlayers);
+		return NULL;
+	}
+	for (l = 0; l <= nlayers; l++) {
+		if (size[l] < 1 || size[l] > 1 << 20) {
+			sb_err_set(err, SB_EXIT_INPUT, "network layer %d: width %d out of range [1, %d]",
+				   l, size[l], 1 << 20);
+			return NULL;
+		}
+		if (l < nlayers && (act[l] < SB_NN_LINEAR || act[l] > SB_NN_TANH)) {
+			sb_err_set(err, SB_EXIT_INPUT, "network layer %d: unknown activation %d",
+				   l, (int)act[l]);
+			return NULL;
+		}
+		if (size[l] > maxw)
+			maxw = size[l];
+	}
+	nn = sb_calloc(1, sizeof *nn);
+	if (!nn)
+		goto oom;
+	nn->nlayers = nlayers;
+	nn->maxw = maxw;
+	nn->size = sb_calloc((size_t)nlayers + 1, sizeof *nn->size);
+	nn->act = sb_calloc((size_t)nlayers, sizeof *nn->act);
+	nn->off = sb_calloc((size_t)nlayers, sizeof *nn->off);
+	nn->a = sb_calloc((size_t)nlayers + 1, sizeof *nn->a);
+	if (!nn->size || !nn->act || !nn->off || !nn->a)
+		goto oom;
+	for (l = 0; l <= nlayers; l++)
+		nn->size[l] = size[l];
+	for (l = 0; l < nlayers; l++) {
+		nn->act[l] = act[l];
+		nn->off[l] = np;
+		np += (size_t)size[l] * (size_t)size[l + 1] + (size_t)size[l + 1];
+	}
+	nn->nparams = np;
+	nn->w = sb_calloc(np, sizeof *nn->w);
+	nn->g = sb_calloc(np, sizeof *nn->g);
+	if (!nn->w || !nn->g)
+		goto oom;
+	return nn;
+oom:
+	sb_nn_free(nn);
+	sb_err_set(err, SB_EXIT_RUN, "out of memory for a network");
+	return NULL;
+}
+
+static void free_work(struct sb_nn *nn)
+{
+	int l;
+
+	for (l = 0; l <= nn->nlayers; l++) {
+		sb_free(nn->a[l]);
+		nn->a[l] = NULL;
+	}
+	sb_free(nn->d0);
+	sb_free(nn->d1);
+	nn->d0 = nn->d1 = NULL;
+	nn->cap = 0;
+}
+
+void sb_nn_free(struct sb_nn *nn)
+{
+	if (!nn)
+		return;
+	if (nn->a)
+		free_work(nn);
+	sb_free(nn->a);
+	sb_free(nn->size);
+	sb_free(nn->act);
+	sb_free(nn->off);
+	sb_free(nn->w);
+	sb_free(nn->g);
+	sb_free(nn);
+}
+
+int sb_nn_inputs(const struct sb_nn *nn) { return nn->size[0]; }
+int sb_nn_outputs(const struct sb_nn *nn) { return nn->size[nn->nlayers]; }
+
+void sb_nn_init(struct sb_nn *nn, struct sb_rng *r)
+{
+	int l;
+	size_t i;
+
+	for (l = 0; l < nn->nlayers; l++) {
+		int in = nn->size[l], out = nn->size[l + 1];
+		/* He for ReLU keeps the activations' variance across layers;
+		 * Glorot for tanh and linear layers. Uniform, so no sampler
+		 * beyond the PCG stream is involved. */
+		double lim = nn->act[l] == SB_NN_RELU ? sqrt(6.0 / in) : sqrt(6.0 / (in + out));
+		double *w = nn->w + nn->off[l];
+		size_t nw = (size_t)in * (size_t)out;
+
+		for (i = 0; i < nw; i++)
+			w[i] = lim * (2.0 * sb_rng_uniform(r) - 1.0);
+		memset(w + nw, 0, (size_t)out * sizeof *w);
+	}
+	sb_nn_zero_grad(nn);
+}
+
+static void reserve(struct sb_nn *nn, int rows)
+{
+	int l;
+
+	if (rows <= nn->cap)
+		return;
+	free_work(nn);
+	for (l = 0; l <= nn->nlayers; l++)
+		nn->a[l] = sb_xcalloc((size_t)rows * (size_t)nn->size[l], sizeof(double));
+	nn->d0 = sb_xcalloc((size_t)rows * (size_t)nn->maxw, sizeof(double));
+	nn->d1 = sb_xcalloc((size_t)rows * (size_t)nn->maxw, sizeof(double));
+	nn->cap = rows;
+}
+
+/* ------------------------------------------------------------- forward */
+
+const double *sb_nn_forward(struct sb_nn *nn, const double *x, int rows)
+{
+	int l, r, i, o;
+
+	SB_ASSERT(rows >= 1);
+	reserve(nn, rows);
+	nn->rows = rows;
+	memcpy(nn->a[0], x, (size_t)rows * (size_t)nn->size[0] * sizeof *x);
+	for (l = 0; l < nn->nlayers; l++) {
+		int in = nn->size[l], out = nn->size[l + 1];
+		const double *w = nn->w + nn->off[l], *b = w + (size_t)in * out;
+		for (r = 0; r < rows; r++) {
+			const double *xr = nn->a[l] + (size_t)r * in;
+			double *y = nn->a[l + 1] + (size_t)r * out;
+
+			memcpy(y, b, (size_t)out * sizeof *y);
+			for (i = 0; i < in; i++) {
+				double xi = xr[i];
+				const double *wi = w + (size_t)i * out;
+				if (xi == 0.0) /* ReLU zeros: skipping them changes no sum */
+					continue;
+				for (o = 0; o < out; o++)
+					y[o] += xi * wi[o];
+			}
+			switch (nn->act[l]) {
+			case SB_NN_RELU:
+				for (o = 0; o < out; o++)
+					y[o] = y[o] > 0 ? y[o] : 0;
+				break;
+			case SB_NN_TANH:
+				for (o = 0; o < out; o++)
+					y[o] = tanh(y[o]);
+				break;
+			case SB_NN_LINEAR:
+				break;
+			}
+		}
+	}
+	return nn->a[nn->nlayers];
+}
+
+/* ------------------------------------------------------------ backward */
+
+void sb_nn_backward(struct sb_nn *nn, const double *dout, double *dx)
+{
+	int rows = nn->rows, l, r, i, o;
+	double *d = nn->d0, *dn = nn->d1;
+
+	SB_ASSERT(rows >= 1 && rows <= nn->cap);
+	memcpy(d, dout, (size_t)rows * (size_t)nn->size[nn->nlayers] * sizeof *d);
+	for (l = nn->nlayers - 1; l >= 0; l--) {
+		int in = nn->size[l], out = nn->size[l + 1];
+		const double *w = nn->w + nn->off[l];
+		double *gw = nn->g + nn->off[l], *gb = gw + (size_t)in * out;
+		int need_dx = l > 0 || dx;
+
+		for (r = 0; r < rows; r++) {
+			const double *y = nn->a[l + 1] + (size_t)r * out;
+			const double *xr = nn->a[l] + (size_t)r * in;
+			double *dr = d + (size_t)r * out;
+
+			/* dL/d(pre-activation), from the layer's output alone */
+			switch (nn->act[l]) {
+			case SB_NN_RELU:
+				for (o = 0; o < out; o++)
+					if (y[o] <= 0)
+						dr[o] = 0;
+				break;
+			case SB_NN_TANH:
+				for (o = 0; o < out; o++)
+					dr[o] *= 1.0 - y[o] * y[o];
+				break;
+			case SB_NN_LINEAR:
+				break;
+			}
+			for (o = 0; o < out; o++)
+				gb[o] += dr[o];
+			for (i = 0; i < in; i++) {
+				double xi = xr[i];
+				double *gwi = gw + (size_t)i * out;
+				if (xi == 0.0)
+					continue;
+				for (o = 0; o < out; o++)
+					gwi[o] += xi * dr[o];
+			}
+			if (need_dx) {
+				double *dxr = (l > 0 ? dn : dx) + (size_t)r * in;
+				for (i = 0; i < in; i++) {
+					const double *wi = w + (size_t)i * out;
+					double s = 0;
+					for (o = 0; o < out; o++)
+						s += wi[o] * dr[o];
+					dxr[i] = s;
+				}
+			}
+		}
+		if (l > 0) {
+			double *t = d;
+			d = dn;
+			dn = t;
+		}
+	}
+}
+
+void sb_nn_zero_grad(struct sb_nn *nn)
+{
+	memset(nn->g, 0, nn->nparams * sizeof *nn->g);
+}
+
+double sb_nn_clip_grad(struct sb_nn *nn, double maxnorm)
+{
+	double s = 0, norm;
+	size_t i;
+
+	for (i = 0; i < nn->nparams; i++)
+		s += nn->g[i] * nn->g[i];
+	norm = sqrt(s);
+	if (norm > maxnorm && norm > 0) {
+		double k = maxnorm / norm;
+		for (i = 0; i < nn->nparams; i++)
+			nn->g[i] *= k;
+	}
+	return norm;
+}
+
+/* ------------------------------------------------------ softmax, losses */
+
+void sb_nn_softmax(const double *z, double *p, int rows, int k,
+		   const unsigned char *mask)
+{
+	int r, j;
+
+	for (r = 0; r < rows; r++) {
+		const double *zr = z + (size_t)r * k;
+		const unsigned char *mr = mask ? mask + (size_t)r * k : NULL;
+		double *pr = p + (size_t)r * k;
+		double mx = -INFINITY, s = 0;
+
+		for (j = 0; j < k; j++)
+			if ((!mr || mr[j]) && zr[j] > mx)
+				mx = zr[j];
+		SB_ASSERT(mx > -INFINITY); /* a row with every entry masked */
+		for (j = 0; j < k; j++) {
+			pr[j] = (!mr || mr[j]) ? exp(zr[j] - mx) : 0.0;
+			s += pr[j];
+		}
+		for (j = 0; j < k; j++)
+			pr[j] /= s;
+	}
+}
+
+void sb_nn_softmax_backward(const double *p, const double *dp, double *dz,
+			    int rows, int k)
+{
+	int r, j;
+
+	for (r = 0; r < rows; r++) {
+		const double *pr = p + (size_t)r * k, *gr = dp + (size_t)r * k;
+		double *zr = dz + (size_t)r * k;
+		double s = 0;
+
+		for (j = 0; j < k; j++)
+			s += pr[j] * gr[j];
+		for (j = 0; j < k; j++)
+			zr[j] = pr[j] * (gr[j] - s);
+	}
+}
+
+double sb_nn_mse(const double *y, const double *t, double *dy, int rows, int k)
+{
+	double loss = 0;
+	size_t i, n = (size_t)rows * (size_t)k;
+
+	for (i = 0; i < n; i++) {
+		double e = y[i] - t[i];
+		loss += 0.5 * e * e;
+		if (dy)
+			dy[i] = e / rows;
+	}
+	return loss / rows;
+}
+
+double sb_nn_xent(const double *z, const int *label, double *dz, int rows, int k)
+{
+	double loss = 0;
+	int r, j;
+
+	for (r = 0; r < rows; r++) {
+		const double *zr = z + (size_t)r * k;
+		double mx = zr[0], s = 0, lse;
+
+		SB_ASSERT(label[r] >= 0 && label[r] < k);
+		for (j = 1; j < k; j++)
+			if (zr[j] > mx)
+				mx = zr[j];
+		for (j = 0; j < k; j++)
+			s += exp(zr[j] - mx);
+		lse = mx + log(s);
+		loss += lse - zr[label[r]];
+		if (dz)
+			for (j = 0; j < k; j++)
+				dz[(size_t)r * k + j] =
+					(exp(zr[j] - lse) - (j == label[r])) / rows;
+	}
+	return loss / rows;
+}
+
+/* ----------------------------------------------------------- optimisers */
+
+static int opt_init(struct sb_nn_opt *o, enum sb_nn_opt_kind kind, size_t n, double lr)
+{
+	memset(o, 0, sizeof *o);
+	o->kind = kind;
+	o->n = n;
+	o->lr = lr;
+	o->beta1 = 0.9;
+	o->beta2 = 0.999;
+	o->eps = 1e-8;
+	o->m = sb_calloc(n ? n : 1, sizeof *o->m);
+	o->v = kind == SB_NN_ADAM ? sb_calloc(n ? n : 1, sizeof *o->v) : NULL;
+	if (!o->m || (kind == SB_NN_ADAM && !o->v)) {
+		sb_nn_opt_release(o);
+		return SB_EXIT_RUN;
+	}
+	return 0;
+}
+
+int sb_nn_adam_init(struct sb_nn_opt *o, size_t n, double lr)
+{
+	return opt_init(o, SB_NN_ADAM, n, lr);
+}
+
+int sb_nn_sgd_init(struct sb_nn_opt *o, size_t n, double lr, double momentum)
+{
+	int rc = opt_init(o, SB_NN_SGD, n, lr);
+	o->momentum = momentum;
+	return rc;
+}
+
+void sb_nn_opt_step(struct sb_nn_opt *o, double *w, const double *g)
+{
+	size_t i;
+
+	o->t++;
+	if (o->kind == SB_NN_SGD) {
+		for (i = 0; i < o->n; i++) {
+			o->m[i] = o->momentum * o->m[i] + g[i];
+			w[i] -= o->lr * o->m[i];
+		}
+		return;
+	}
+	{
+		double c1 = 1.0 - pow(o->beta1, (double)o->t);
+		double c2 = 1.0 - pow(o->beta2, (double)o->t);
+		double a = o->lr * sqrt(c2) / c1;
+		/* Kingma & Ba's "efficient" form: the bias corrections are
+		 * folded into the step size, eps stays un-corrected. */
+		for (i = 0; i < o->n; i++) {
+			o->m[i] = o->beta1 * o->m[i] + (1.0 - o->beta1) * g[i];
+			o->v[i] = o->beta2 * o->v[i] + (1.0 - o->beta2) * g[i] * g[i];
+			w[i] -= a * o->m[i] / (sqrt(o->v[i]) + o->eps);
+		}
+	}
+}
+
+void sb_nn_opt_release(struct sb_nn_opt *o)
+{
+	sb_free(o->m);
+	sb_free(o->v);
+	o->m = o->v = NULL;
+}

@@ -1,0 +1,117 @@
+/*
+ * nn.h - a small neural-network kernel in plain C: fully connected
+ * (dense) layers with ReLU, tanh or identity activations, a row-wise
+ * softmax with an optional mask, mean-squared-error and softmax
+ * cross-entropy losses, manual backpropagation, gradient clipping, Adam
+ * and SGD with momentum.
+ *
+ * Design [O, the plain-C kernel specified for the learned schedulers]:
+ *   - double precision throughout: finite-difference gradient checks to a
+ *     relative error of 1e-6 need it, and the nets are small (< 10^5
+ *     parameters), so memory and speed do not argue for float;
+ *   - all parameters of a net live in one array (per layer: weights, then
+ *     biases), so optimisers, clipping and serialisation see one vector;
+ *   - a weight matrix is stored input-major, W[i * out + o], so that the
+ *     forward pass and the weight gradient are axpy loops over contiguous
+ *     memory that the compiler vectorises without reassociating sums: every
+ *     sum is taken in one fixed order, hence bit-identical results for a
+ *     seed on any machine with IEEE doubles and the same compiler flags;
+ *   - initialisation draws from a caller's PCG stream (core/rng.h): He
+ *     uniform for ReLU layers, Glorot uniform otherwise, biases zero;
+ *   - single-threaded and no BLAS: at these sizes the loops are not the
+ *     bottleneck, and one summation order keeps results reproducible.
+ *
+ * Use: sb_nn_new, sb_nn_init, then per step sb_nn_zero_grad,
+ * sb_nn_forward (a batch of rows), a loss or a caller's dL/d(output),
+ * sb_nn_backward (accumulates into g), sb_nn_opt_step.
+ */
+#ifndef SB_NN_H
+#define SB_NN_H
+
+#include <stddef.h>
+
+#include "rng.h"
+#include "sb.h"
+
+enum sb_nn_act {
+	SB_NN_LINEAR = 0, /* identity (output layers: logits, regression) */
+	SB_NN_RELU = 1,
+	SB_NN_TANH = 2,
+};
+
+struct sb_nn {
+	int nlayers;          /* number of dense layers */
+	int *size;            /* size[0] inputs, size[l + 1] outputs of layer l */
+	enum sb_nn_act *act;  /* activation of layer l */
+	size_t *off;          /* offset of layer l's weights in w (biases follow) */
+	size_t nparams;
+	double *w;            /* parameters, owned */
+	double *g;            /* gradient of the same layout, accumulated by backward */
+	/* workspace of the last forward pass (batch rows), owned */
+	int cap;              /* rows the workspace holds */
+	int rows;             /* rows of the last forward pass */
+	double **a;           /* a[0] input copy, a[l + 1] output of layer l */
+	double *d0, *d1;      /* deltas, cap * max width each */
+	int maxw;
+};
+
+/* A net of `nlayers` dense layers: size[0] inputs, size[l + 1] units of
+ * layer l with activation act[l]. Returns NULL with err filled if a size is
+ * < 1, nlayers < 1 or an allocation fails. Parameters are zero until
+ * sb_nn_init. Owner: the caller, released with sb_nn_free. */
+struct sb_nn *sb_nn_new(int nlayers, const int *size, const enum sb_nn_act *act,
+			struct sb_err *err);
+void sb_nn_free(struct sb_nn *nn);
+/* Seeded initialisation from stream r (the only randomness of the kernel). */
+void sb_nn_init(struct sb_nn *nn, struct sb_rng *r);
+int sb_nn_inputs(const struct sb_nn *nn);
+int sb_nn_outputs(const struct sb_nn *nn);
+
+/* Forward pass over `rows` inputs x (rows x inputs, row-major). Returns the
+ * outputs (rows x outputs), valid until the next forward pass; keeps the
+ * activations for sb_nn_backward. Dies (exit 1) only if out of memory. */
+const double *sb_nn_forward(struct sb_nn *nn, const double *x, int rows);
+/* Backpropagate dL/d(output) (rows x outputs, for the rows of the last
+ * forward pass): adds dL/dw to nn->g and, if dx is not NULL, writes
+ * dL/d(input) (rows x inputs) to dx. */
+void sb_nn_backward(struct sb_nn *nn, const double *dout, double *dx);
+void sb_nn_zero_grad(struct sb_nn *nn);
+/* Scale g so that its Euclidean norm is at most maxnorm; returns the norm
+ * before scaling. */
+double sb_nn_clip_grad(struct sb_nn *nn, double maxnorm);
+
+/* Row-wise softmax of z (rows x k) into p. If mask is not NULL, entries
+ * with mask[r * k + j] == 0 get probability 0 (every row needs one allowed
+ * entry). p may alias z. */
+void sb_nn_softmax(const double *z, double *p, int rows, int k,
+		   const unsigned char *mask);
+/* Given p = softmax(z) and dL/dp, write dL/dz = p * (dL/dp - <p, dL/dp>)
+ * (masked entries have p = 0 and get 0). dz may alias dp. */
+void sb_nn_softmax_backward(const double *p, const double *dp, double *dz,
+			    int rows, int k);
+/* Mean over rows of 0.5 * |y - t|^2; writes dL/dy to dy (may be NULL). */
+double sb_nn_mse(const double *y, const double *t, double *dy, int rows, int k);
+/* Mean over rows of -log softmax(z)[label]; writes dL/dz to dz (may be
+ * NULL). Labels are in [0, k). */
+double sb_nn_xent(const double *z, const int *label, double *dz, int rows, int k);
+
+/* Optimisers over a parameter vector (a net's w and g, or any other). */
+enum sb_nn_opt_kind { SB_NN_ADAM = 0, SB_NN_SGD = 1 };
+struct sb_nn_opt {
+	enum sb_nn_opt_kind kind;
+	double lr;
+	double beta1, beta2, eps; /* Adam (defaults 0.9, 0.999, 1e-8) */
+	double momentum;          /* SGD (0 = plain SGD) */
+	long t;                   /* steps taken */
+	size_t n;
+	double *m, *v;            /* moments (Adam), velocity (SGD: m), owned */
+};
+/* Adam with the usual defaults, or SGD with the given momentum. Returns 0,
+ * or SB_EXIT_RUN if out of memory. Released with sb_nn_opt_release. */
+int sb_nn_adam_init(struct sb_nn_opt *o, size_t n, double lr);
+int sb_nn_sgd_init(struct sb_nn_opt *o, size_t n, double lr, double momentum);
+/* One descent step: w -= update(g). */
+void sb_nn_opt_step(struct sb_nn_opt *o, double *w, const double *g);
+void sb_nn_opt_release(struct sb_nn_opt *o);
+
+#endif
