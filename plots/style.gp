@@ -6,21 +6,25 @@ RESULTS = system("printf %s \"${RESULTS}\"")
 OUT = system("printf %s \"${OUT}\"")
 set datafile columnheaders
 set datafile missing "nan"
-set linetype 1 lc rgb "#0072B2" lw 2 pt 7 ps 0.8
-set linetype 2 lc rgb "#E69F00" lw 2 pt 5 ps 0.8
-set linetype 3 lc rgb "#009E73" lw 2 pt 9 ps 0.8
-set linetype 4 lc rgb "#D55E00" lw 2 pt 11 ps 0.8
-set linetype 5 lc rgb "#CC79A7" lw 2 pt 13 ps 0.8
-set linetype 6 lc rgb "#56B4E9" lw 2 pt 3 ps 0.8
-set linetype 7 lc rgb "#F0E442" lw 2 pt 15 ps 0.8
-set linetype 8 lc rgb "#000000" lw 2 pt 1 ps 0.8
-set linetype 9 lc rgb "#999999" lw 2 pt 2 ps 0.8
-set linetype 10 lc rgb "#0072B2" lw 2 dt 2 pt 4 ps 0.8
-set linetype 11 lc rgb "#E69F00" lw 2 dt 2 pt 6 ps 0.8
+# Each line type differs from every other in colour or dash pattern, and
+# carries its own point shape, so that series which overlap (a policy equal
+# to another) or share a similar hue (blue and sky blue) stay apart. Line
+# type 8 (black) is kept for reference lines (bounds, baselines).
+set linetype 1 lc rgb "#0072B2" lw 2 dt 1 pt 7 ps 0.8
+set linetype 2 lc rgb "#E69F00" lw 2 dt 2 pt 5 ps 0.8
+set linetype 3 lc rgb "#009E73" lw 2 dt 4 pt 9 ps 0.8
+set linetype 4 lc rgb "#D55E00" lw 2 dt 1 pt 11 ps 0.8
+set linetype 5 lc rgb "#CC79A7" lw 2 dt 2 pt 13 ps 0.8
+set linetype 6 lc rgb "#56B4E9" lw 2 dt 4 pt 3 ps 0.8
+set linetype 7 lc rgb "#999999" lw 2 dt 1 pt 15 ps 0.8
+set linetype 8 lc rgb "#000000" lw 2 dt 1 pt 1 ps 0.8
+set linetype 9 lc rgb "#F0E442" lw 3 dt 2 pt 2 ps 0.8
+set linetype 10 lc rgb "#0072B2" lw 2 dt 3 pt 4 ps 0.8
+set linetype 11 lc rgb "#E69F00" lw 2 dt 1 pt 6 ps 0.8
 set linetype 12 lc rgb "#009E73" lw 2 dt 2 pt 8 ps 0.8
-set linetype 13 lc rgb "#D55E00" lw 2 dt 2 pt 10 ps 0.8
-set linetype 14 lc rgb "#CC79A7" lw 2 dt 2 pt 12 ps 0.8
-set linetype 15 lc rgb "#56B4E9" lw 2 dt 2 pt 14 ps 0.8
+set linetype 13 lc rgb "#D55E00" lw 2 dt 3 pt 10 ps 0.8
+set linetype 14 lc rgb "#CC79A7" lw 2 dt 4 pt 12 ps 0.8
+set linetype 15 lc rgb "#56B4E9" lw 2 dt 1 pt 14 ps 0.8
 set linetype 16 lc rgb "#000000" lw 2 dt 3 pt 5 ps 0.8
 set linetype cycle 16
 set grid ytics lc rgb "#dddddd"
