@@ -9,7 +9,7 @@ wide(v) = sprintf("< %s export %s summary | sh scripts/pivot planner layers %s",
 ncol = int(system(sprintf("%s export %s summary | sh scripts/pivot planner layers ratio_opt_mean | head -1 | wc -w", SB, RESULTS)))
 set style data histograms
 set style histogram clustered gap 1
-set style fill solid 0.85 border -1
+set style fill solid 0.85 noborder
 set xtics rotate by 30 right
 set key top left font ",8" title "layers"
 do for [pass=1:2] {

@@ -9,7 +9,7 @@ nt = words(topos)
 wide(t) = sprintf("< %s export %s points --where topo=%s --where fits=1 | sh scripts/pivot model planner speedup", SB, RESULTS, t)
 set style data histograms
 set style histogram clustered gap 1
-set style fill solid 0.85 border -1
+set style fill solid 0.85 noborder   # (dashed bar borders from the line types read badly)
 set ylabel "speed-up over 1 GPU"
 set yrange [0:*]
 set key outside right top font ",8"
@@ -24,6 +24,13 @@ do for [pass=1:2] {
   set multiplot layout nt,1 title "Every planner per model (M = 16; simulated; SPP-R = our reconstruction)"
   do for [t=1:nt] {
     set title word(topos,t)
+    # which planners found no fitting plan for which model (their bars are
+    # missing), said in the panel rather than left to the caption
+    nofit = system(sprintf("%s export %s points --where topo=%s --where fits=0 | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{printf \"%%s%%s on %%s\", n++?\", \":\"\", $c[\"planner\"], $c[\"model\"]}'", SB, RESULTS, word(topos,t)))
+    unset label 1
+    if (strlen(nofit) > 0) {
+      set label 1 "no bar = no plan fits the GPUs' memory: ".nofit at graph 0.01, graph 0.97 left front font ",7"
+    }
     ncol = int(system(sprintf("%s export %s points --where topo=%s | sh scripts/pivot model planner speedup | head -1 | wc -w", SB, RESULTS, word(topos,t))))
     plot for [c=2:ncol] wide(word(topos,t)) using c:xtic(1) title columnheader(c) lt (c-1)
   }
