@@ -146,6 +146,7 @@ test-run: $(BIN) $(BUILD)/sbtest $(BUILD)/pcg_ref
 	@SB_PCG_REF=$(BUILD)/pcg_ref SB_BIN=$(BIN) $(BUILD)/sbtest --jobs $(JOBS) $(TESTFLAGS)
 	@SB_BIN=$(BIN) sh tests/cli.sh
 	@SB_BIN=$(BIN) BUILD=$(BUILD) sh tests/layout.sh
+	@sh tests/paper.sh
 
 smoke: need-deps
 	@$(MAKE) --no-print-directory smoke-run
