@@ -14,7 +14,7 @@
 
 static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
 {
-	return sb_asrpt_init(s, o, rng, SB_ASRPT_D1, SB_ASRPT_MEDIAN);
+	return sb_asrpt_init(s, o, rng, SB_ASRPT_D0, SB_ASRPT_MEDIAN);
 }
 
 const struct sb_cluster_policy sb_cluster_policy_asrpt_median = {

@@ -7,7 +7,9 @@
  * 2501.05563, 2025. A-SRPT as reconstructed here (see asrpt.h: the
  * abstract is verified, the method's details are ours).
  *
- * With noise = 0 every run checks our Lemma 2 per job (asrpt_engine.c).
+ * Dispatch D0 like asrpt. With dispatch=1 (the strict list, asrpt-strict's
+ * reading) and noise = 0 every run checks our Lemma 2 per job
+ * (asrpt_engine.c).
  *
  * Family: cluster (core/cluster/).
  */
@@ -15,7 +17,7 @@
 
 static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
 {
-	return sb_asrpt_init(s, o, rng, SB_ASRPT_D1, SB_ASRPT_ORACLE);
+	return sb_asrpt_init(s, o, rng, SB_ASRPT_D0, SB_ASRPT_ORACLE);
 }
 
 const struct sb_cluster_policy sb_cluster_policy_asrpt_oracle = {

@@ -1,7 +1,7 @@
 /*
  * asrpt.h - the A-SRPT scheduler as reconstructed here, shared by its
- * registered variants (asrpt, asrpt-bf, asrpt-pre, asrpt-oracle,
- * asrpt-median).
+ * registered variants (asrpt, asrpt-strict, asrpt-bf, asrpt-pre,
+ * asrpt-oracle, asrpt-median).
  *
  * Z. Luo, J. Liu, M. Lee, N. B. Shroff, "Prediction-Assisted Online
  * Distributed Deep Learning Workload Scheduling in GPU Clusters", arXiv
@@ -25,9 +25,15 @@
  *         empty cluster).
  * Step C: a virtual machine of speed N (GPUs) runs preemptive SRPT on W;
  *         C^V_j is j's virtual completion.
- * Step D: D1 - a job joins a list at C^V_j; the list head starts when it
- *         fits (strict order); D1b - the same with first-fit backfilling;
- *         D2 - preemptive priority by virtual remaining work.
+ * Step D: D0 (asrpt, asrpt-oracle, asrpt-median) - every arrived job is
+ *         ranked by the virtual machine (virtually completed jobs first, by
+ *         C^V, then the rest by virtual remaining work) and the ranking is
+ *         dispatched with first-fit backfilling, non-preemptively;
+ *         D1 (asrpt-strict) - a job joins a list at C^V_j; the list head
+ *         starts when it fits (strict order); D1b (asrpt-bf) - the same
+ *         with first-fit backfilling; D2 (asrpt-pre) - preemptive priority
+ *         by virtual remaining work. Parameter dispatch overrides a
+ *         variant's own choice.
  * Step E: placement by the `kl` placer (kl.c).
  *
  * Family: cluster (core/cluster/).
@@ -37,7 +43,7 @@
 
 #include "cluster/cluster.h"
 
-enum sb_asrpt_dispatch { SB_ASRPT_D1 = 1, SB_ASRPT_D1B = 2, SB_ASRPT_D2 = 3 };
+enum sb_asrpt_dispatch { SB_ASRPT_D1 = 1, SB_ASRPT_D1B = 2, SB_ASRPT_D2 = 3, SB_ASRPT_D0 = 4 };
 enum sb_asrpt_predict {
 	SB_ASRPT_RF = 0,      /* random forest with the fallbacks of step A */
 	SB_ASRPT_MEDIAN = 1,  /* the fallbacks only (no learned prediction) */

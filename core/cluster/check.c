@@ -194,6 +194,114 @@ static double pct(const double *v, int n, double q)
 	return v[k];
 }
 
+/* One change of the cluster's state: a job arrives or a segment starts or
+ * ends; ties are applied in the order of the kinds (GPUs are released
+ * before jobs take them). */
+struct change {
+	double t;
+	int kind;                /* 0 finish, 1 preemption, 2 arrival, 3 start */
+	int job;
+};
+
+static int cmp_change(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/* Servers segment k uses. */
+static int seg_servers(const struct sb_cluster *cl, const struct sb_jobset *js,
+		       const struct sb_cluster_result *r, int k, unsigned char *seen)
+{
+	const struct sb_cluster_seg *sg = &r->seg[k];
+	int g = js->job[sg->job].gpus, v, ns = 0;
+	for (v = 0; v < g; v++) {
+		int x = r->gpu[sg->gpu_off + v] / cl->gpus;
+		ns += !seen[x];
+		seen[x] = 1;
+	}
+	for (v = 0; v < g; v++)
+		seen[r->gpu[sg->gpu_off + v] / cl->gpus] = 0;
+	return ns;
+}
+
+/*
+ * The capacity account of m (load_ref, load_eff, idle_fit, spread): a
+ * sweep over arrivals and segment boundaries keeping the busy GPUs and the
+ * waiting jobs by size, so that idle GPUs can be charged to moments when
+ * some waiting job had room by count (the scheduler's choice, not
+ * fragmentation of a full cluster).
+ */
+static void capacity(const struct sb_cluster *cl, const struct sb_jobset *js,
+		     const struct sb_cluster_result *r, struct sb_cluster_metrics *m)
+{
+	int n = js->n, N = cl->nserver * cl->gpus, k, nc = 0, busy = 0, nwait = 0, g;
+	struct change *ch = SB_NEW(struct change, 2 * (size_t)r->nseg + (size_t)n + 1);
+	int *waiting = SB_NEW(int, N + 1);   /* waiting jobs by GPU count */
+	unsigned char *seen = SB_NEW(unsigned char, cl->nserver);
+	double span, t, idle = 0, work = 0, busy_gs = 0, spread_gs = 0;
+
+	if (n == 0)
+		goto out;
+	span = js->job[n - 1].arrival - js->job[0].arrival;
+	for (k = 0; k < n; k++) {
+		work += js->job[k].gpus * (double)js->job[k].iters * r->tau_ref[k];
+		ch[nc++] = (struct change){ js->job[k].arrival, 2, k };
+	}
+	for (k = 0; k < r->nseg; k++) {
+		const struct sb_cluster_seg *sg = &r->seg[k];
+		double gs = js->job[sg->job].gpus * (sg->end - sg->start);
+		busy_gs += gs;
+		if (seg_servers(cl, js, r, k, seen) > (js->job[sg->job].gpus + cl->gpus - 1) / cl->gpus)
+			spread_gs += gs;
+		ch[nc++] = (struct change){ sg->start, 3, sg->job };
+		ch[nc++] = (struct change){ sg->end, sg->preempted ? 1 : 0, sg->job };
+	}
+	qsort(ch, (size_t)nc, sizeof *ch, cmp_change);
+	t = ch[0].t;
+	for (k = 0; k < nc; k++) {
+		int j = ch[k].job;
+		if (ch[k].t > t && nwait > 0) {
+			int fr = N - busy;
+			for (g = 1; g <= fr; g++)
+				if (waiting[g]) {
+					idle += fr * (ch[k].t - t);
+					break;
+				}
+		}
+		t = ch[k].t;
+		g = js->job[j].gpus;
+		if (ch[k].kind == 3) {
+			busy += g;
+			waiting[g]--;
+			nwait--;
+		} else {
+			if (ch[k].kind < 2)
+				busy -= g;
+			if (ch[k].kind > 0) {   /* preempted or arrived: it waits */
+				waiting[g]++;
+				nwait++;
+			}
+		}
+	}
+	if (span > 0) {
+		m->load_ref = work / (N * span);
+		m->load_eff = busy_gs / (N * span);
+		m->idle_fit = idle / (N * span);
+	} else {
+		m->load_ref = m->load_eff = m->idle_fit = NAN;
+	}
+	m->spread = busy_gs > 0 ? spread_gs / busy_gs : 0;
+out:
+	sb_free(ch);
+	sb_free(waiting);
+	sb_free(seen);
+}
+
 void sb_cluster_metrics(const struct sb_cluster *cl, const struct sb_jobset *js,
 			const struct sb_cluster_result *r, int first,
 			struct sb_cluster_metrics *m)
@@ -239,5 +347,6 @@ void sb_cluster_metrics(const struct sb_cluster *cl, const struct sb_jobset *js,
 	m->slowdown_mean = wsum > 0 ? wslow / wsum : NAN;
 	m->makespan = n > 0 ? t1 - t0 : 0;
 	m->util = m->makespan > 0 ? busy / ((double)cl->nserver * cl->gpus * m->makespan) : 0;
+	capacity(cl, js, r, m);
 	sb_free(jct);
 }

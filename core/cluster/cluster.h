@@ -337,6 +337,14 @@ struct sb_cluster_metrics {
 	double inter_bytes;      /* inter-server bytes, measured jobs */
 	double slowdown_mean;    /* mean tau_actual / tau_ref over segments, weighted by iterations */
 	long preemptions;        /* measured jobs */
+	/* Where capacity goes (all jobs; span = first to last arrival): */
+	double load_ref;         /* sum g_j n_j tau_ref_j / (N span): the offered load */
+	double load_eff;         /* busy GPU-seconds / (N span): what was really asked of the
+	                            cluster, slowdowns and restarts included */
+	double idle_fit;         /* GPU-seconds idle while an arrived, waiting job had as
+	                            many GPUs free as it needs, / (N span) */
+	double spread;           /* share of busy GPU-seconds on more servers than the
+	                            job needs on an empty cluster */
 };
 
 /* Metrics over jobs first..n-1 (first > 0 leaves a warm-up out); makespan

@@ -214,10 +214,11 @@ int sb_cluster_eval(int argc, char **argv)
 	       "jct_p99: %.10g\nqueue_mean: %.10g\nmakespan: %.10g\nutilisation: %.6f\n"
 	       "total_completion: %.10g\ninter_server_bytes: %.10g\nslowdown_mean: %.6f\n"
 	       "preemptions: %ld\nevents: %ld\ndecisions: %ld\nsim_seconds: %.6f\n"
-	       "policy_seconds: %.6f\nvalid: yes\n", m.n, m.jct_mean, m.jct_p50, m.jct_p95,
-	       m.jct_p99, m.queue_mean, m.makespan, m.util, m.total_completion, m.inter_bytes,
-	       m.slowdown_mean, m.preemptions, r.events, r.decisions, r.sim_seconds,
-	       r.sched_seconds);
+	       "policy_seconds: %.6f\nload_offered: %.6f\nload_effective: %.6f\n"
+	       "idle_fit: %.6f\nspread: %.6f\nvalid: yes\n", m.n, m.jct_mean, m.jct_p50,
+	       m.jct_p95, m.jct_p99, m.queue_mean, m.makespan, m.util, m.total_completion,
+	       m.inter_bytes, m.slowdown_mean, m.preemptions, r.events, r.decisions,
+	       r.sim_seconds, r.sched_seconds, m.load_ref, m.load_eff, m.idle_fit, m.spread);
 	if (bound) {
 		double lb1 = sb_cluster_lb1(&cl, &js, r.tau_lb), total = 0;
 		for (i = 0; i < js.n; i++)

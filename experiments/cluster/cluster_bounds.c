@@ -13,7 +13,9 @@
  * rho, the factor of our own competitive bound (spec §4, a reconstruction,
  * not the paper's theorem) for the run's slowdown rho and beta =
  * N / (N - g_max + 1): the strict list with exact predictions
- * (asrpt-oracle) must stay below it against OPT, so also against U.
+ * (asrpt-oracle with dispatch=1, which checks our Lemma 2 per job in every
+ * run; tests/cluster/test_sim.c) must stay below it against OPT, so also
+ * against U.
  */
 #include "common.h"
 #include "cluster/bound.h"

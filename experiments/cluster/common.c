@@ -13,8 +13,8 @@
  * are the ones plotted by name (policies added later show up in the
  * results files and in figures that list every policy). */
 const char *const sb_cluster_exp_schedulers[] = {
-	"fifo", "fifo-bf", "srpt-oracle", "srpt-mean", "tiresias", "asrpt", "asrpt-bf",
-	"asrpt-pre", "asrpt-oracle", "asrpt-median", NULL,
+	"fifo", "fifo-bf", "srpt-oracle", "srpt-mean", "tiresias", "asrpt", "asrpt-strict",
+	"asrpt-bf", "asrpt-pre", "asrpt-oracle", "asrpt-median", NULL,
 };
 
 /* "k=v k=v" onto the scheduler's or the placer's options */
@@ -117,6 +117,10 @@ int sb_cluster_exp_run(const struct sb_exp_ctx *c, const struct sb_cluster *cl,
 	sb_table_set_dbl(out, row, "flow_total", flow);
 	sb_table_set_dbl(out, row, "lb1_flow", lb1);
 	sb_table_set_dbl(out, row, "ratio_lb1", lb1 > 0 ? flow / lb1 : NAN);
+	sb_table_set_dbl(out, row, "load_ref", m.load_ref);
+	sb_table_set_dbl(out, row, "load_eff", m.load_eff);
+	sb_table_set_dbl(out, row, "idle_fit", m.idle_fit);
+	sb_table_set_dbl(out, row, "spread", m.spread);
 	if (flow < lb1 * (1 - 1e-9)) {
 		sb_cluster_result_release(&r);
 		return sb_err_set(err, SB_EXIT_RUN, "%s on %s beat the lower bound LB1 (%g < %g): "

@@ -31,7 +31,11 @@
 	{ "preemptions", SB_COL_INT, "" }, \
 	{ "flow_total", SB_COL_DBL, "s" }, \
 	{ "lb1_flow", SB_COL_DBL, "s" }, \
-	{ "ratio_lb1", SB_COL_DBL, "" }
+	{ "ratio_lb1", SB_COL_DBL, "" }, \
+	{ "load_ref", SB_COL_DBL, "" }, \
+	{ "load_eff", SB_COL_DBL, "" }, \
+	{ "idle_fit", SB_COL_DBL, "" }, \
+	{ "spread", SB_COL_DBL, "" }
 
 #define SB_CLUSTER_EXP_TIMING_COLS \
 	{ "workload", SB_COL_STR, "" }, \

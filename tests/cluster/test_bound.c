@@ -122,7 +122,8 @@ static int preemptions(const struct sb_cluster_result *r)
 static int nonpreemptive_by_name(const char *name)
 {
 	static const char *const np[] = {
-		"fifo", "fifo-bf", "asrpt", "asrpt-bf", "asrpt-median", "asrpt-oracle", "qssf",
+		"fifo", "fifo-bf", "asrpt", "asrpt-strict", "asrpt-bf", "asrpt-median", "asrpt-oracle",
+		"qssf",
 	};
 	size_t i;
 	for (i = 0; i < sizeof np / sizeof np[0]; i++)

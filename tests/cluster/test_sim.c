@@ -147,8 +147,9 @@ Test(cluster, additive_tau_is_cut)
 /* Simulation                                                          */
 /* ------------------------------------------------------------------ */
 
-static int run(const struct sb_cluster *c, const struct sb_jobset *js, const char *policy,
-	       struct sb_cluster_result *r, struct sb_err *err)
+/* Run policy with "key=value" scheduler options (NULL: defaults). */
+static int run_set(const struct sb_cluster *c, const struct sb_jobset *js, const char *policy,
+		   const char *set, struct sb_cluster_result *r, struct sb_err *err)
 {
 	struct sb_cluster_combo cb;
 	struct sb_opts so, po;
@@ -157,7 +158,15 @@ static int run(const struct sb_cluster *c, const struct sb_jobset *js, const cha
 		return rc;
 	sb_opts_defaults(&so, cb.sched->params);
 	sb_opts_defaults(&po, cb.place->params);
+	if (set && (rc = sb_opts_set(&so, cb.sched->params, set, policy, err)) != 0)
+		return rc;
 	return sb_cluster_simulate(c, js, &cb, &so, &po, 7, r, err);
+}
+
+static int run(const struct sb_cluster *c, const struct sb_jobset *js, const char *policy,
+	       struct sb_cluster_result *r, struct sb_err *err)
+{
+	return run_set(c, js, policy, NULL, r, err);
 }
 
 static void small_w1(struct sb_jobset *js, const struct sb_cluster *c, int n, double load,
@@ -405,6 +414,86 @@ Test(cluster, fifo_starts_every_job_that_fits)
 			  "%s: last start %g", pols[i], last);
 		sb_cluster_result_release(&r);
 	}
+	free(js.job);
+	js.job = NULL;
+	sb_jobset_release(&js);
+}
+
+
+/* Issue #11: A-SRPT's strict list (dispatch=1) with exact predictions
+ * still checks our Lemma 2 per job at the end of every run (a violation
+ * aborts), now that asrpt-oracle's own dispatch is D0; and D0 without the
+ * compact rule never leaves GPUs idle while a waiting job has room for it
+ * by count, which the capacity account of the metrics measures. */
+Test(cluster, asrpt_readings_of_step_d)
+{
+	struct sb_cluster c = named("sim128");
+	int inst;
+
+	c.restart = 0;
+	for (inst = 0; inst < 3; inst++) {
+		struct sb_jobset js;
+		struct sb_cluster_result r;
+		struct sb_cluster_metrics m;
+		struct sb_err err;
+		char why[256];
+
+		small_w1(&js, &c, 300, 0.9, 40 + inst);
+		cr_assert_eq(run_set(&c, &js, "asrpt-oracle", "dispatch=1", &r, &err), 0, "%s",
+			     err.msg);
+		cr_assert_eq(sb_cluster_check(&c, &js, &r, why, sizeof why), 0, "%s", why);
+		sb_cluster_result_release(&r);
+		cr_assert_eq(run_set(&c, &js, "asrpt-oracle", "compact=0", &r, &err), 0, "%s",
+			     err.msg);
+		cr_assert_eq(sb_cluster_check(&c, &js, &r, why, sizeof why), 0, "%s", why);
+		sb_cluster_metrics(&c, &js, &r, 0, &m);
+		cr_expect(m.idle_fit == 0, "D0 left %g of the capacity idle with room", m.idle_fit);
+		cr_expect(m.load_eff >= m.load_ref * (1 - 1e-9), "carried %g < offered %g",
+			  m.load_eff, m.load_ref);
+		sb_cluster_result_release(&r);
+		sb_jobset_release(&js);
+	}
+}
+
+/* The capacity account on a case worked by hand (16 GPUs): a 14-GPU job
+ * at 0, then at 1 s a 4-GPU job and a 1-GPU job behind it. Strict FIFO
+ * blocks on the 4-GPU head, so 2 GPUs idle with room for the small job
+ * until the first job ends; backfilling starts the small job at once. */
+Test(cluster, capacity_account)
+{
+	struct sb_cluster c = named("testbed");
+	struct sb_jobset js;
+	struct sb_cluster_result r;
+	struct sb_cluster_metrics m;
+	struct sb_err err;
+	double t_small, t_big;
+
+	memset(&js, 0, sizeof js);
+	sb_catalog_models(&js);
+	js.n = 3;
+	js.job = calloc(3, sizeof *js.job);
+	js.job[0] = job_of("resnet50", 14, 1, 1);   /* 14 of 16 GPUs */
+	js.job[1] = job_of("resnet50", 4, 1, 1);    /* blocked head: needs 4 */
+	js.job[2] = job_of("resnet50", 1, 1, 1);    /* would fit in the 2 free */
+	js.job[1].arrival = js.job[2].arrival = 1;
+	js.job[2].iters = 10;
+	js.job[0].id = 0;
+	js.job[1].id = 1;
+	js.job[2].id = 2;
+	cr_assert_eq(run(&c, &js, "fifo", &r, &err), 0, "%s", err.msg);
+	sb_cluster_metrics(&c, &js, &r, 0, &m);
+	/* 2 GPUs idle from t = 1 until job 0 ends, with job 2 waiting */
+	t_big = r.finish[0];
+	cr_expect(fabs(m.idle_fit * 16 * 1 - 2 * (t_big - 1)) <= 1e-6 * t_big,
+		  "idle_fit %g, expected %g", m.idle_fit, 2 * (t_big - 1) / 16);
+	cr_expect(m.spread == 0, "spread %g", m.spread);
+	sb_cluster_result_release(&r);
+	cr_assert_eq(run(&c, &js, "fifo-bf", &r, &err), 0, "%s", err.msg);
+	sb_cluster_metrics(&c, &js, &r, 0, &m);
+	t_small = r.finish[2];
+	cr_expect(t_small < t_big, "backfilled");
+	cr_expect(m.idle_fit == 0, "fifo-bf idle_fit %g", m.idle_fit);
+	sb_cluster_result_release(&r);
 	free(js.job);
 	js.job = NULL;
 	sb_jobset_release(&js);
