@@ -679,7 +679,8 @@ static int cmd_verify(int argc, char **argv)
 		}
 		snprintf(path, sizeof path, "%s/%s", resdir, file);
 		if (sb_h5_read_table(path, dset, &t, &cols, &err)) {
-			printf("FAIL %-8s [%s] no results (%s): %s\n", id, paper, err.msg, claim);
+			printf("FAIL %-8s [%s] no results  %s\n         why: %s\n", id, paper, claim,
+			       err.msg);
 			nfail++;
 			nerr++;
 			continue;
@@ -690,8 +691,8 @@ static int cmd_verify(int argc, char **argv)
 		if (rc == SB_EXIT_RUN && quick) {
 			/* a QUICK run need not have the rows a claim reads (its
 			 * sizes are small): not judged, rather than failed */
-			printf("SKIP %-8s [%s] not judged (QUICK): no matching rows in %s (%s): %s\n",
-			       id, paper, file, err.msg, claim);
+			printf("SKIP %-8s [%s] not judged (QUICK)  %s\n         why: no matching rows "
+			       "in %s (%s)\n", id, paper, claim, file, err.msg);
 			nskip++;
 			sb_table_release(&t);
 			sb_h5_cols_free(cols);
@@ -700,8 +701,8 @@ static int cmd_verify(int argc, char **argv)
 		if (rc == SB_EXIT_RUN) {
 			/* the results lack the rows: a failed claim, and the
 			 * other claims are still judged */
-			printf("FAIL %-8s [%s] no matching rows in %s (%s): %s\n", id, paper, file,
-			       err.msg, claim);
+			printf("FAIL %-8s [%s] no rows  %s\n         why: no matching rows in %s (%s)\n",
+			       id, paper, claim, file, err.msg);
 			nfail++;
 			nerr++;
 			sb_table_release(&t);

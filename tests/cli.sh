@@ -59,7 +59,7 @@ if "$SB" run dag_density --quick --seed 7 --jobs 1 --out "$tmp/a.h5" 2>"$tmp/e1"
 	# 0); a malformed check is bad input (exit 2)
 	"$SB" run dag_density --seed 7 --set reps=1 --set levels=5 --set targets=1 --out "$tmp/full.h5" 2>/dev/null
 	printf 'id\tpaper\tclaim\tsource\tfile\tcheck\nq-1\tt\tnothing to read\tO\tfull.h5\tmean(makespan | policy=nosuch) > 0\nq-2\tt\tsomething\tO\tfull.h5\tcount(makespan) >= 1\n' > "$tmp/claims.tsv"
-	expect 1 "FAIL q-1 .*no matching rows" -- "$SB" verify-claims --claims "$tmp/claims.tsv" --results "$tmp"
+	expect 1 "FAIL q-1 .*no rows  nothing to read" -- "$SB" verify-claims --claims "$tmp/claims.tsv" --results "$tmp"
 	grep -q "^PASS q-2 " "$tmp/out" && grep -q "^1 passed, 1 failed$" "$tmp/out" && ok || bad "verify-claims stopped at a claim without rows"
 	sed 's/full\.h5/a.h5/' "$tmp/claims.tsv" > "$tmp/claims-quick.tsv"
 	expect 0 "SKIP q-1 .*not judged (QUICK)" -- "$SB" verify-claims --claims "$tmp/claims-quick.tsv" --results "$tmp"

@@ -29,6 +29,17 @@ awk -F'\t' 'NR > 1 && $1 !~ /^#/ && NF {
 }' experiments/claims.tsv > "$tmp/results/claims.txt"
 printf 'PASS zz-9     [t, O] 3 vs 2  a | b < c > d ~ e & f %% g _ h $ i # j\n         check: x\n' >> "$tmp/results/claims.txt"
 printf 'zz-9\tt\ta | b < c > d ~ e\tO\tx.h5\tcount(x) >= 1\n' >> "$tmp/experiments/claims.tsv"
+# a full-size FAIL without its reasoned paragraph stops the build, naming it
+if (cd "$tmp" && SB=/nonexistent sh scripts/paper) >"$tmp/log" 2>&1; then
+	bad "a claim not reproduced without paper/why/ID.tex did not stop the report"
+else
+	grep -q "without their explanation.*$(awk '/^FAIL /{print $2; exit}' "$tmp/results/claims.txt")" "$tmp/log" && ok ||
+		bad "the failure does not name the claims: $(tail -2 "$tmp/log")"
+fi
+mkdir -p "$tmp/paper/why"
+for id in $(awk '/^FAIL /{print $2}' "$tmp/results/claims.txt"); do
+	printf 'Reason for %s: measured \\measured{%s}, verdict \\verdict{%s}.\n' "$id" "$id" "$id" > "$tmp/paper/why/$id.tex"
+done
 if (cd "$tmp" && SB=/nonexistent sh scripts/paper) >"$tmp/log" 2>&1; then ok; else
 	bad "scripts/paper failed: $(tail -5 "$tmp/log")"; fi
 if [ -f "$tmp/paper/report.pdf" ]; then
@@ -40,6 +51,9 @@ if [ -f "$tmp/paper/report.pdf" ]; then
 	tr -d ' _\n' < "$tmp/report.txt" | grep -qF 'a|b<c>d∼e&f%gh$i#j' && ok ||
 		bad "specials do not come out as typed: $(grep -F 'zz-9' "$tmp/report.txt" | head -2)"
 	grep -q "not judged" "$tmp/report.txt" && ok || bad "a SKIP verdict is not shown as not judged"
+	id=$(awk '/^FAIL /{print $2; exit}' "$tmp/results/claims.txt")
+	grep -q "Reason for $id: measured 1.5 vs 2, verdict not reproduced" "$tmp/report.txt" && ok ||
+		bad "the explanation of $id (with its generated value and verdict) is not in the PDF"
 	pdfinfo "$tmp/paper/report.pdf" 2>/dev/null | grep -q "^Title: *schedbench" && ok || bad "the PDF has no title"
 fi
 echo "paper: $pass passed, $fail failed"
