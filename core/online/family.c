@@ -1,0 +1,183 @@
+/*
+ * family.c - the online family's entry in the family table: `sb list
+ * online` and `sb eval online`. The engine finds it through the generated
+ * registry; no engine file names the family.
+ */
+#include "online.h"
+#include "family.h"
+#include "workloads/online/gen.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+SB_REGISTRY_ACCESSORS(online_policy, sb_online_policies)
+
+static void list(FILE *out)
+{
+	int n, i;
+	const struct sb_online_policy *const *p = sb_online_policies(&n);
+
+	fprintf(out, "%-8s %-14s %-8s %-16s %s\n", "family", "name", "role", "provenance",
+		"description / citation");
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%-8s %-14s %-8s %-16s %s\n", "online", p[i]->name,
+			p[i]->offline ? "offline" : "price", p[i]->provenance, p[i]->desc);
+		fprintf(out, "%-8s %-14s %-8s %-16s   %s\n", "", "", "", "", p[i]->cite);
+	}
+}
+
+static int usage(const char *msg, const char *arg)
+{
+	fprintf(stderr, "error: eval online: ");
+	fprintf(stderr, msg, arg);
+	fputc('\n', stderr);
+	sb_eval_usage(stderr, &sb_family_online);
+	return SB_EXIT_INPUT;
+}
+
+static const char *const value_opts[] = { "--T", "--C", "--D", "--M", "--ul", "--gen",
+					  "--buyers", NULL };
+
+/* an integer option in [lo, hi] */
+static int int_opt(const char *name, const char *v, long lo, long hi, int *out)
+{
+	char *end;
+	long x = strtol(v, &end, 10);
+	if (!*v || *end || x < lo || x > hi) {
+		fprintf(stderr, "error: eval online: %s '%s': expected an integer in [%ld, %ld]\n",
+			name, v, lo, hi);
+		return SB_EXIT_INPUT;
+	}
+	*out = (int)x;
+	return 0;
+}
+
+int sb_online_eval(int argc, char **argv)
+{
+	struct sb_eval_args ea;
+	struct sb_err err = { 0, "" };
+	struct sb_online_game g;
+	struct sb_online_inst in = { 0 };
+	struct sb_online_result r;
+	const struct sb_online_policy *p;
+	struct sb_opts o;
+	struct sb_rng gen, rng;
+	int T = 20, C = 20, D = 1, M = 16, i, rc, t;
+	double ul = 10;
+	const char *kind = "logrand", *buyers = NULL;
+
+	sb_eval_args_init(&ea, argc, argv);
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i], *v;
+		char *end;
+		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
+			continue;
+		if (rc || !sb_eval_known(a, value_opts))
+			return rc ? usage("%s", err.msg) : usage("unknown option '%s'", a);
+		if (!(v = sb_eval_value(argc, argv, &i, &err)))
+			return usage("%s", err.msg);
+		if (!strcmp(a, "--T"))
+			rc = int_opt(a, v, 1, SB_ONLINE_MAXT, &T);
+		else if (!strcmp(a, "--C"))
+			rc = int_opt(a, v, 1, SB_ONLINE_MAXC, &C);
+		else if (!strcmp(a, "--D"))
+			rc = int_opt(a, v, 1, SB_ONLINE_MAXC, &D);
+		else if (!strcmp(a, "--M"))
+			rc = int_opt(a, v, 2, SB_ONLINE_MAXM, &M);
+		else if (!strcmp(a, "--ul")) {
+			ul = strtod(v, &end);
+			if (!*v || *end || !(ul > 1) || ul > SB_ONLINE_MAXRATIO)
+				return usage("--ul '%s': expected U/L in (1, 1e6]", v);
+		} else if (!strcmp(a, "--gen")) {
+			if (strcmp(v, "rand") && strcmp(v, "logrand") && strcmp(v, "staircase"))
+				return usage("--gen '%s': expected rand, logrand or staircase", v);
+			kind = v;
+		} else {
+			buyers = v;
+		}
+		if (rc)
+			return rc;
+	}
+	if (sb_eval_args_finish(&ea, &err))
+		return usage("%s", err.msg);
+	if (!(p = sb_online_policy_find(ea.policy)))
+		return usage("'%s' is not a registered online policy", ea.policy);
+	sb_opts_defaults(&o, p->params);
+	for (i = 0; i < ea.nset; i++)
+		if (sb_opts_set(&o, p->params, ea.sets[i], "--set", &err))
+			return usage("%s", err.msg);
+	if (buyers) {
+		if (D > C)
+			return usage("--D: largest demand above the capacity%s", "");
+		if ((rc = sb_online_load(buyers, D, 1, ul, &in, &err))) {
+			sb_err_print(&err);
+			return rc;
+		}
+		T = in.T;
+	}
+	if ((rc = sb_online_game_init(&g, T, C, D, M, 1, ul, &err))) {
+		sb_online_inst_release(&in);
+		return usage("%s", err.msg);
+	}
+	gen = sb_rng_stream(ea.seed, 0, 0, SB_RNG_INSTANCE);
+	rng = sb_rng_stream(ea.seed, 0, 0, SB_RNG_POLICY ^ sb_hash_str(p->name));
+	if (!buyers) {
+		if (!strcmp(kind, "staircase"))
+			sb_online_gen_staircase(&g, &in, M, M - 1, 1);
+		else
+			sb_online_gen_random(&g, &in, !strcmp(kind, "logrand"), &gen);
+	}
+	rc = sb_online_run(&g, &in, p, &o, &rng, &r, &err);
+	if (rc) {
+		sb_err_print(&err);
+	} else {
+		double opt = sb_online_opt(&g, &in, NULL);
+		printf("rounds: %d\ncapacity: %d\nU/L: %g\nprice_levels: %d\npolicy: %s\n"
+		       "expected_welfare: %.10g\nsampled_welfare: %.10g\nvalid: yes\n", g.T, g.C,
+		       ul, g.M, p->name, r.ealg, r.welfare);
+		printf("opt: %.10g\nratio_opt: %.6f\n", opt, r.ealg > 0 ? opt / r.ealg : INFINITY);
+		if (p->proven_ratio)
+			printf("proven_ratio: %.6f\n", p->proven_ratio(&g, &o));
+		if (ea.bound) {
+			double ilp = 0, lp = 0;
+			if ((rc = sb_online_opt_glpk(&g, &in, &ilp, &lp, &err)))
+				sb_err_print(&err);
+			else
+				printf("opt_glpk: %.10g\nopt_lp: %.10g\nratio_lp: %.6f\n", ilp, lp,
+				       r.ealg > 0 ? lp / r.ealg : INFINITY);
+		}
+		if (ea.schedule_out) {
+			FILE *f = fopen(ea.schedule_out, "w");
+			if (!f) {
+				fprintf(stderr, "error: cannot write '%s'\n", ea.schedule_out);
+				rc = SB_EXIT_RUN;
+			} else {
+				fprintf(f, "t,d,v,price,x\n");
+				for (t = 0; t < g.T; t++)
+					fprintf(f, "%d,%d,%.17g,%.17g,%d\n", t, in.d[t], in.v[t],
+						r.price[t], r.x[t]);
+				if (fclose(f)) {
+					fprintf(stderr, "error: cannot write '%s'\n", ea.schedule_out);
+					rc = SB_EXIT_RUN;
+				}
+			}
+		}
+		sb_online_result_release(&r);
+	}
+	sb_online_inst_release(&in);
+	return rc;
+}
+
+static const char *const roles[] = { "online_policy", NULL };
+
+const struct sb_family sb_family_online = {
+	.name = "online",
+	.desc = "posted-price online allocation (online knapsack), exact per-round DP",
+	.roles = roles,
+	.eval_usage = "[--T N] [--C N] [--D N] [--M N] [--ul U/L] [--gen rand|logrand|staircase] "
+		      "[--buyers FILE.csv]",
+	.eval = sb_online_eval,
+	.list = list,
+};

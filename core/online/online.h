@@ -1,0 +1,191 @@
+/*
+ * online.h - the online family: the posted-price online allocation game
+ * (an online 0/1 knapsack in which the seller posts a unit price).
+ *
+ * Model [O, advlearn.md §2; the problem instantiation is a reconstruction:
+ * the paper's full text was not available]. One resource type (K = 1) with
+ * integer capacity C. Rounds t = 0..T-1, one buyer per round with integer
+ * demand d_t in 1..D and per-unit valuation v_t in [L, U]. The demand is
+ * revealed, then the algorithm posts a unit price p_t (possibly drawn at
+ * random), then the buyer takes the d_t units iff v_t >= p_t and d_t fits
+ * the remaining capacity. Welfare ALG = sum_t v_t d_t x_t. The offline
+ * optimum OPT is the 0/1 knapsack max sum v_t d_t x_t, sum d_t x_t <= C.
+ * The competitive ratio of a randomised algorithm on an instance is
+ * OPT / E[ALG]; its empirical competitive ratio is the maximum over a set
+ * of inputs.
+ *
+ * The policy interface makes the exact expectation possible: a policy's
+ * price distribution may depend only on (t, c, d_t) and on one random
+ * choice made before round 0 (its "component", e.g. the threshold of the
+ * randomised single-threshold policy). E[ALG] is then the per-round DP
+ *   V_T(c) = 0,  V_t(c) = sum_a pi(a | t, c, d_t) Q_t(c, a),
+ *   Q_t(c, a) = 1[v_t >= a and d_t <= c] (v_t d_t + V_{t+1}(c - d_t))
+ *             + 1[otherwise] V_{t+1}(c),
+ * averaged over components; O(T (C + 1) |support|) per instance.
+ */
+#ifndef SB_ONLINE_H
+#define SB_ONLINE_H
+
+#include "opts.h"
+#include "registry.h"
+#include "rng.h"
+#include "sb.h"
+
+/* Limits of the game (checked with an error naming the field, exit 2). */
+#define SB_ONLINE_MAXT 1000     /* rounds */
+#define SB_ONLINE_MAXC 10000    /* capacity units */
+#define SB_ONLINE_MAXM 64       /* price grid levels, and support of a price distribution */
+#define SB_ONLINE_MAXCOMP 64    /* components of a policy's initial random choice */
+#define SB_ONLINE_MAXRATIO 1e6  /* U / L */
+
+/* The game's parameters and its price grid: M prices geometric in [L, U]
+ * (price[0] = L, price[M - 1] = U exactly). */
+struct sb_online_game {
+	int T, C, D, M;
+	double L, U;
+	double price[SB_ONLINE_MAXM];
+};
+/* Fill g after range checks: 1 <= T <= MAXT, 1 <= C <= MAXC, 1 <= D <= C,
+ * 2 <= M <= MAXM, 0 < L < U, U / L <= MAXRATIO. Returns 0 or SB_EXIT_INPUT
+ * with err naming the field. */
+int sb_online_game_init(struct sb_online_game *g, int T, int C, int D, int M, double L,
+			double U, struct sb_err *err);
+/* Level m of a geometric grid of n levels in [L, U] (the price grid and the
+ * adversary's value grid use the same formula, so equal levels compare
+ * equal exactly). */
+double sb_online_level(double L, double U, int n, int m);
+
+/* An instance: T buyers (owned arrays; free with sb_online_inst_release). */
+struct sb_online_inst {
+	int T;
+	int *d;       /* demand of buyer t, 1..D */
+	double *v;    /* per-unit valuation of buyer t, in [L, U] */
+};
+void sb_online_inst_alloc(struct sb_online_inst *in, int T);
+void sb_online_inst_release(struct sb_online_inst *in);
+/* 0 if in is a valid instance of g (T rounds, demands in 1..D, values in
+ * [L, U]), else SB_EXIT_INPUT with err naming the round and field. */
+int sb_online_inst_check(const struct sb_online_game *g, const struct sb_online_inst *in,
+			 struct sb_err *err);
+
+/* A policy: every baselines/online/ and algorithms/<paper>/ file of this
+ * family ends with one `const struct sb_online_policy sb_online_policy_<name>`. */
+struct sb_online_policy {
+	const char *name;        /* = file name = CLI name */
+	const char *cite;        /* "Authors, Title, Venue Year" */
+	const char *desc;        /* one line */
+	const char *provenance;  /* "verified: ..." or "reconstructed" or "ours" */
+	const struct sb_param *params;   /* NULL-terminated, or NULL */
+	/* 1: an offline reference that sees the instance (best fixed price in
+	 * hindsight); it is never an online algorithm and has no proven ratio. */
+	int offline;
+	/* Proven competitive ratio on game g (small-item regime), or 0 if the
+	 * policy has none. May be NULL. */
+	double (*proven_ratio)(const struct sb_online_game *g, const struct sb_opts *o);
+	/* Called once per instance before round 0. `in` is NULL unless the
+	 * policy is offline. May allocate *ctx (freed by release). Sets *ncomp
+	 * in 1..SB_ONLINE_MAXCOMP and weight[0..ncomp) (>= 0, summing to 1):
+	 * the policy picks component k with probability weight[k] once, before
+	 * round 0. Returns 0 or an exit code with err. */
+	int (*reset)(const struct sb_online_game *g, const struct sb_online_inst *in,
+		     const struct sb_opts *o, void **ctx, int *ncomp, double *weight,
+		     struct sb_err *err);
+	/* The distribution of the price posted in round t by component comp,
+	 * with c units left and demand d revealed: writes n pairs (price[i] > 0,
+	 * prob[i] >= 0, sum 1) and returns n in 1..SB_ONLINE_MAXM. It may depend
+	 * on nothing else: the exact DP calls it once per (comp, t, c). */
+	int (*decide)(void *ctx, const struct sb_online_game *g, int comp, int t, int c, int d,
+		      double *price, double *prob);
+	void (*release)(void *ctx);   /* may be NULL */
+};
+SB_REGISTERED(sb_online_policy);
+
+/* The reset hook of a Markov policy (one component): *ctx becomes the
+ * policy's resolved options o, which decide() may read. */
+int sb_online_reset_markov(const struct sb_online_game *g, const struct sb_online_inst *in,
+			   const struct sb_opts *o, void **ctx, int *ncomp, double *weight,
+			   struct sb_err *err);
+
+const struct sb_online_policy *const *sb_online_policies(int *n);
+const struct sb_online_policy *sb_online_policy_find(const char *name);
+const char *sb_online_policy_file(const struct sb_online_policy *p);
+
+/* A policy's decisions on one instance, tabulated: for component k, round
+ * t and capacity c, the support entries [start, start + n) of price/prob
+ * (owned; free with sb_online_table_release). */
+struct sb_online_table {
+	int ncomp, T, C;
+	double weight[SB_ONLINE_MAXCOMP];
+	int *start, *n;          /* ncomp * T * (C + 1) */
+	double *price, *prob;    /* the supports, concatenated */
+	size_t len, cap;
+};
+void sb_online_table_release(struct sb_online_table *tb);
+
+/* The result of a run: the exact expected welfare and one sampled episode
+ * (its posted prices and acceptances, owned). */
+struct sb_online_result {
+	double ealg;          /* E[ALG] by the per-round DP */
+	double welfare;       /* welfare of the sampled episode */
+	int comp;             /* the component the episode drew */
+	int T;
+	double *price;        /* posted price of each round of the episode */
+	unsigned char *x;     /* 1 if buyer t took its units */
+};
+void sb_online_result_release(struct sb_online_result *r);
+
+/* Run policy p on `in`: tabulate its decisions (the simulator owns the
+ * loop and calls the hooks), compute E[ALG] by the DP, sample one episode
+ * from rng, and validate both with the checkers; a result a checker rejects
+ * is an SB_EXIT_RUN error, never a result. */
+int sb_online_run(const struct sb_online_game *g, const struct sb_online_inst *in,
+		  const struct sb_online_policy *p, const struct sb_opts *o, struct sb_rng *rng,
+		  struct sb_online_result *r, struct sb_err *err);
+/* The pieces of sb_online_run, for callers that evaluate one policy on
+ * many instances (training, adversaries). */
+int sb_online_tabulate(const struct sb_online_game *g, const struct sb_online_inst *in,
+		       const struct sb_online_policy *p, const struct sb_opts *o,
+		       struct sb_online_table *tb, struct sb_err *err);
+double sb_online_expect(const struct sb_online_game *g, const struct sb_online_inst *in,
+			const struct sb_online_table *tb);
+/* One episode of the tabulated policy: writes price[], x[] and returns the
+ * welfare; *comp gets the component drawn. */
+double sb_online_sample(const struct sb_online_game *g, const struct sb_online_inst *in,
+			const struct sb_online_table *tb, struct sb_rng *rng, double *price,
+			unsigned char *x, int *comp);
+
+/* The independent checkers (check.c). An episode: every acceptance follows
+ * the rule (v_t >= p_t and d_t fits), capacity never goes negative, the
+ * welfare is recomputed. An expectation: every tabulated distribution is a
+ * distribution over positive prices, and a forward pass over the reach
+ * probabilities of (t, c) gives the same E[ALG] (relative 1e-9) as the
+ * backward DP. Return 0 or 1 with why[] filled. */
+int sb_online_check_episode(const struct sb_online_game *g, const struct sb_online_inst *in,
+			    const double *price, const unsigned char *x, double welfare,
+			    char *why, size_t len);
+int sb_online_check_expect(const struct sb_online_game *g, const struct sb_online_inst *in,
+			   const struct sb_online_table *tb, double ealg, char *why, size_t len);
+
+/* The offline optimum by the knapsack DP over capacity, O(T C). If take is
+ * not NULL it receives an optimal selection. */
+double sb_online_opt(const struct sb_online_game *g, const struct sb_online_inst *in,
+		     unsigned char *take);
+/* The same optimum with GLPK (0/1 ILP, a node limit: deterministic) and its
+ * LP relaxation (the fractional optimum). Returns 0 or SB_EXIT_RUN with err
+ * (including an ILP that stops before proving optimality). */
+int sb_online_opt_glpk(const struct sb_online_game *g, const struct sb_online_inst *in,
+		       double *ilp, double *lp, struct sb_err *err);
+
+/* ZCL's threshold function (Zhou, Chakrabarty & Lukose, WINE 2008) at
+ * utilisation z in [0, 1]: L up to 1 / (1 + ln(U/L)), then
+ * (L/e) (U e / L)^z; its mean over [z0, z1]; and the smallest grid price
+ * >= p (U if none). */
+double sb_online_psi(const struct sb_online_game *g, double z);
+double sb_online_psi_mean(const struct sb_online_game *g, double z0, double z1);
+double sb_online_round_up(const struct sb_online_game *g, double p);
+
+/* `sb eval online ...` (family.c) and the family's entry in the table. */
+int sb_online_eval(int argc, char **argv);
+extern const struct sb_family sb_family_online;
+
+#endif

@@ -1,0 +1,29 @@
+# tests/online/cli.sh - command-line tests of the online family: sourced by
+# tests/cli.sh (helpers, $SB and $tmp: tests/clilib.sh), not run on its own.
+echo "cli: online ..." >&2
+
+expect 0 "valid: yes" -- "$SB" eval online --policy zcl --bound --gen staircase --T 60 --C 20
+expect 0 "proven_ratio: 3.302585" -- "$SB" eval online --policy zcl --ul 10
+# out-of-range game parameters name the field
+expect 2 "--ul '1'" -- "$SB" eval online --policy zcl --ul 1
+expect 2 "--ul '0.5'" -- "$SB" eval online --policy zcl --ul 0.5
+expect 2 "--T '0'" -- "$SB" eval online --policy zcl --T 0
+expect 2 "--C 'x'" -- "$SB" eval online --policy zcl --C x
+expect 2 "--M '1'" -- "$SB" eval online --policy zcl --M 1
+expect 2 "field 'D'" -- "$SB" eval online --policy zcl --C 3 --D 4
+expect 2 "--gen 'zz'" -- "$SB" eval online --policy zcl --gen zz
+expect 2 "not a registered" -- "$SB" eval online --policy nosuch
+# a user's buyers: file, line and field in every error
+printf 'd,v\n1,2\n2,9.5\n1,3\n' > "$tmp/buyers.csv"
+expect 0 "rounds: 3" -- "$SB" eval online --policy zlw --buyers "$tmp/buyers.csv" --C 2 --D 2 --bound
+printf 'd,v\n1,2\n1,20\n' > "$tmp/b2.csv"
+expect 2 "line 3: field 'v'" -- "$SB" eval online --policy zcl --buyers "$tmp/b2.csv"
+printf 'd,v\n0,2\n' > "$tmp/b3.csv"
+expect 2 "line 2: field 'd'" -- "$SB" eval online --policy zcl --buyers "$tmp/b3.csv"
+printf 'v,d\n1,2\n' > "$tmp/b4.csv"
+expect 2 "header 'd,v'" -- "$SB" eval online --policy zcl --buyers "$tmp/b4.csv"
+printf 'd,v\n' > "$tmp/b5.csv"
+expect 2 "no buyers" -- "$SB" eval online --policy zcl --buyers "$tmp/b5.csv"
+expect 2 "nosuch.csv" -- "$SB" eval online --policy zcl --buyers "$tmp/nosuch.csv"
+expect 1 "cannot write '/dev/full'" -- "$SB" eval online --policy zcl --schedule-out /dev/full
+same_points_across_jobs online_cr

@@ -1,0 +1,113 @@
+/*
+ * gen.c - the online family's instance generators (see gen.h).
+ */
+#include "gen.h"
+#include "wlfile.h"
+
+#include <math.h>
+#include <string.h>
+
+void sb_online_gen_random(const struct sb_online_game *g, struct sb_online_inst *in, int logu,
+			  struct sb_rng *r)
+{
+	int t;
+
+	sb_online_inst_alloc(in, g->T);
+	for (t = 0; t < g->T; t++) {
+		double u = sb_rng_uniform(r);
+		in->d[t] = 1 + (int)sb_rng_below(r, (uint32_t)g->D);
+		in->v[t] = logu ? g->L * pow(g->U / g->L, u) : g->L + (g->U - g->L) * u;
+		if (in->v[t] > g->U) /* pow's rounding */
+			in->v[t] = g->U;
+	}
+}
+
+void sb_online_gen_staircase(const struct sb_online_game *g, struct sb_online_inst *in,
+			     int levels, int top, int dem)
+{
+	int per = (g->C + dem - 1) / dem, t = 0, l, k;
+
+	sb_online_inst_alloc(in, g->T);
+	for (l = 0; l <= top && l < levels; l++)
+		for (k = 0; k < per && t < g->T; k++, t++) {
+			in->v[t] = sb_online_level(g->L, g->U, levels, l);
+			in->d[t] = dem;
+		}
+	for (; t < g->T; t++) {
+		in->v[t] = g->L;
+		in->d[t] = 1;
+	}
+}
+
+void sb_online_gen_enum(const struct sb_online_game *g, struct sb_online_inst *in, int nv,
+			unsigned long long code)
+{
+	int t, base = nv * g->D;
+
+	sb_online_inst_alloc(in, g->T);
+	for (t = 0; t < g->T; t++) {
+		int k = (int)(code % (unsigned long long)base);
+		code /= (unsigned long long)base;
+		in->v[t] = sb_online_level(g->L, g->U, nv, k / g->D);
+		in->d[t] = 1 + k % g->D;
+	}
+}
+
+int sb_online_load(const char *path, int D, double L, double U, struct sb_online_inst *in,
+		   struct sb_err *err)
+{
+	struct sb_wl_file f;
+	char *line, *fld[3];
+	int rc, cap = 16, header = 0;
+
+	memset(in, 0, sizeof *in);
+	if ((rc = sb_wl_open(&f, "buyers", path, err)))
+		return rc;
+	in->d = SB_NEW(int, cap);
+	in->v = SB_NEW(double, cap);
+	while ((line = sb_wl_next(&f))) {
+		long d;
+		double v;
+		line = sb_wl_trim(line);
+		if (sb_wl_blank(line) || line[0] == '#')
+			continue;
+		if (!header) {
+			if (sb_wl_split(line, ',', fld, 3) != 2 || strcmp(sb_wl_trim(fld[0]), "d") ||
+			    strcmp(sb_wl_trim(fld[1]), "v")) {
+				rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, f.lineno, NULL,
+						"expected the header 'd,v'");
+				goto out;
+			}
+			header = 1;
+			continue;
+		}
+		if (sb_wl_split(line, ',', fld, 3) != 2) {
+			rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, f.lineno, NULL,
+					"expected 2 fields 'd,v'");
+			goto out;
+		}
+		if ((rc = sb_wl_long(&f, err, "d", sb_wl_trim(fld[0]), 1, D, &d)) ||
+		    (rc = sb_wl_double(&f, err, "v", sb_wl_trim(fld[1]), L, U, &v)))
+			goto out;
+		if (in->T == SB_ONLINE_MAXT) {
+			rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, f.lineno, NULL,
+					"more than %d buyers", SB_ONLINE_MAXT);
+			goto out;
+		}
+		if (in->T == cap) {
+			cap *= 2;
+			in->d = sb_xrealloc(in->d, (size_t)cap * sizeof *in->d);
+			in->v = sb_xrealloc(in->v, (size_t)cap * sizeof *in->v);
+		}
+		in->d[in->T] = (int)d;
+		in->v[in->T] = v;
+		in->T++;
+	}
+	if (!in->T)
+		rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, 0, NULL, "no buyers");
+out:
+	sb_wl_close(&f);
+	if (rc)
+		sb_online_inst_release(in);
+	return rc;
+}
