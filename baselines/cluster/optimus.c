@@ -401,12 +401,14 @@ static void schedule(void *ctx, struct sb_csim *s)
 			st->key[act[i]] = med;
 	sb_cluster_dispatch_priority(s, st->key, st->qmin);
 
-	/* one outstanding wake-up at a time, and only while jobs progress */
+	/* one outstanding wake-up at a time, and only while jobs progress;
+	 * asked again at every decision (trace replay forgets it otherwise:
+	 * elsewhere the copies fall at one instant, one decision) */
 	if (st->period > 0 && st->wake_at <= now &&
-	    sb_cluster_sim_free(s) < cl->nserver * cl->gpus) {
+	    sb_cluster_sim_free(s) < cl->nserver * cl->gpus)
 		st->wake_at = now + st->period;
+	if (st->wake_at > now)
 		sb_cluster_sim_wake(s, st->wake_at);
-	}
 }
 
 const struct sb_cluster_policy sb_cluster_policy_optimus = {

@@ -2,63 +2,212 @@
  * tiresias.c - discretised two-dimensional least-attained-service (2D-LAS)
  * of Tiresias: J. Gu, M. Chowdhury, K. G. Shin, Y. Zhu, M. Jeon, J. Qian,
  * H. Liu, C. Guo, "Tiresias: a GPU cluster manager for distributed deep
- * learning", USENIX NSDI 2019 (spec asrpt.md §5 baseline 5).
+ * learning", USENIX NSDI 2019 (spec asrpt.md §5 baseline 5), and the
+ * queue engine it shares with tiresias-gittins.c (tiresias.h).
  *
  * Non-clairvoyant: a job's attained service is GPUs x executed seconds.
  * Queue k holds the jobs whose service lies between the thresholds k-1 and
  * k (GPU-seconds; 3250, 7200, 18000 in the public simulator's jobs.py, of
- * which a 3-queue configuration uses the first two); lower queues first,
- * arrival order inside a queue; preemptive at every event (a job crossing
- * a threshold triggers one). Starvation knob S (the paper's PromoteKnob):
- * a job in a queue above 0 that has waited S times its last run is put
- * back in queue 0 and its service counted afresh; S = 0 turns it off.
- * Our choices [O]: admission and preemption by the shared priority
- * dispatcher with q_min = 0; placement by the consolidating placer without
- * refinement (Tiresias places consolidated where it can).
+ * which its 3-queue configuration uses the first two); lower queues first;
+ * preemptive at every event (a job crossing a threshold triggers one).
+ * Starvation knob S (the paper's PromoteKnob): a job in a queue above 0
+ * that has waited S times its last run is put back in queue 0 and its
+ * service counted afresh; S = 0 turns it off.
+ *
+ * Inside a queue, two rules (parameter fitfirst):
+ *   0: arrival order; admission and preemption by the shared priority
+ *      dispatcher D2 (cluster/util.h), which stops at the first job that
+ *      does not fit [O];
+ *   1: the rule of Tiresias' simulator (run_sim.py dlas_sim_jobs, "in each
+ *      queue, jobs are scheduled in fit-first with FIFO", read, not copied)
+ *      [V, code]: a queue is a list; arrivals and demoted jobs join its
+ *      end; every job that fits by GPU count is admitted, the others are
+ *      skipped; after each decision the waiting jobs of a queue move
+ *      behind its running ones (so a preempted job goes to the back).
+ * The default, -1, is 1 in trace-replay mode and 0 otherwise. Placement:
+ * the consolidating placer without refinement (Tiresias places
+ * consolidated where it can).
+ *
+ * Wake-ups fall exactly on the next threshold crossing. Tiresias'
+ * simulator computes them from executed seconds where GPU-seconds are
+ * meant, so it may wake later and demote at the next event instead; on
+ * the 60-job trace that changes no number (README, "Replaying the
+ * Tiresias trace").
  */
 #include "cluster/util.h"
+#include "tiresias.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static const struct sb_param params[] = {
-	{ "queues", 3, 1, 4, 1, "number of queues (thresholds 3250, 7200, 18000 GPU-s)" },
-	{ "starve", 0, 0, 100, 0, "promote after waiting this many times the last run (0: off)" },
+	SB_TIRESIAS_PARAMS,
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
 static const double limits[3] = { 3250, 7200, 18000 };
 
 struct state {
-	int nq;
-	double starve;
-	double *key, *base, *exec_start, *last_run;
+	int nq, fitfirst, gittins;
+	double starve, delta;
+	double *base, *exec_start, *last_run;
 	unsigned char *was_running;
+	int *q;
+	double *stamp;         /* position in its queue's list (fitfirst) */
+	double counter;
+	double *rank;          /* Gittins index of the attained service */
+	int *order;
+	/* Gittins sizes: the job set's history, else the GPU-seconds of the
+	 * jobs completed so far (rebuilt as they grow by 10%) */
+	struct sb_gittins gt;
+	int learn;
+	double *done_gput;
+	int ndone, nbuilt;
 };
 
-static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
+/* ------------------------------------------------------------------ */
+/* Gittins index (tiresias.h)                                          */
+/* ------------------------------------------------------------------ */
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* First k in v[0..m) with v[k] > a (m if none). */
+static int above(const double *v, int m, double a)
+{
+	int lo = 0, hi = m;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (v[mid] > a)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Python 2's round(x, d), half away from zero. */
+static double round_to(double x, double scale)
+{
+	return round(x * scale) / scale;
+}
+
+void sb_gittins_build(struct sb_gittins *g, const double *v, int m, double delta)
+{
+	double *pre;
+	int i;
+
+	sb_gittins_release(g);
+	g->m = m;
+	g->v = SB_NEW(double, m > 0 ? m : 1);
+	g->gi = SB_NEW(double, m + 1);
+	for (i = 0; i < m; i++)
+		g->v[i] = floor(v[i]);
+	qsort(g->v, (size_t)m, sizeof *g->v, cmp_dbl);
+	pre = SB_NEW(double, m + 1);
+	for (i = 0; i < m; i++)
+		pre[i + 1] = pre[i] + g->v[i];
+	for (i = 0; i < m; i++) {
+		double a = g->v[i] - 1, top = g->v[m - 1] - 1, p, e;
+		int idx, idd;
+		if (a > top)
+			continue;             /* index 0 */
+		idx = above(g->v, m, a);
+		idd = a + delta > top ? m - 1 : above(g->v, m, a + delta);
+		p = round_to((double)(idd - idx) / (m - idx), 1e5);
+		/* integer division in the Python 2 original */
+		e = floor((pre[idd] - pre[idx] + delta * (m - idd)) / (m - idx));
+		g->gi[i] = e > 0 ? round_to(p * 1e6 / e, 1e4) : 0;
+	}
+	sb_free(pre);
+}
+
+double sb_gittins_index(const struct sb_gittins *g, double a)
+{
+	if (g->m == 0 || a > g->v[g->m - 1])
+		return 0;
+	return g->gi[above(g->v, g->m, a)];
+}
+
+void sb_gittins_release(struct sb_gittins *g)
+{
+	sb_free(g->v);
+	sb_free(g->gi);
+	g->v = g->gi = NULL;
+	g->m = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The queue engine                                                    */
+/* ------------------------------------------------------------------ */
+
+void *sb_tiresias_init(struct sb_csim *s, const struct sb_opts *o, int gittins)
 {
 	struct state *st = SB_NEW(struct state, 1);
-	int n = sb_cluster_sim_njobs(s);
-	(void)rng;
+	int n = sb_cluster_sim_njobs(s), nh;
+	const double *hist = sb_cluster_sim_history(s, &nh);
+
 	st->nq = (int)sb_opts_get(o, "queues");
 	st->starve = sb_opts_get(o, "starve");
-	st->key = SB_NEW(double, n);
+	st->fitfirst = (int)sb_opts_get(o, "fitfirst");
+	if (st->fitfirst < 0)
+		st->fitfirst = sb_cluster_sim_cluster(s)->replay;
+	st->gittins = gittins;
 	st->base = SB_NEW(double, n);
 	st->exec_start = SB_NEW(double, n);
 	st->last_run = SB_NEW(double, n);
 	st->was_running = SB_NEW(unsigned char, n);
+	st->q = SB_NEW(int, n);
+	st->stamp = SB_NEW(double, n);
+	st->rank = SB_NEW(double, n);
+	st->order = SB_NEW(int, n > 0 ? n : 1);
+	if (gittins) {
+		st->delta = sb_opts_get(o, "delta");
+		st->learn = nh == 0;
+		if (st->learn)
+			st->done_gput = SB_NEW(double, n > 0 ? n : 1);
+		else
+			sb_gittins_build(&st->gt, hist, nh, st->delta);
+	}
 	return st;
 }
 
-static void release(void *ctx)
+void sb_tiresias_release(void *ctx)
 {
 	struct state *st = ctx;
-	sb_free(st->key);
 	sb_free(st->base);
 	sb_free(st->exec_start);
 	sb_free(st->last_run);
 	sb_free(st->was_running);
+	sb_free(st->q);
+	sb_free(st->stamp);
+	sb_free(st->rank);
+	sb_free(st->order);
+	sb_free(st->done_gput);
+	sb_gittins_release(&st->gt);
 	sb_free(st);
+}
+
+void sb_tiresias_arrival(void *ctx, struct sb_csim *s, int j)
+{
+	struct state *st = ctx;
+	(void)s;
+	st->stamp[j] = ++st->counter;
+}
+
+void sb_tiresias_finish(void *ctx, struct sb_csim *s, int j)
+{
+	struct state *st = ctx;
+	if (!st->learn)
+		return;
+	st->done_gput[st->ndone++] = sb_max(1, sb_cluster_sim_attained(s, j));
+	if (st->ndone >= st->nbuilt + 1 + st->nbuilt / 10) {
+		sb_gittins_build(&st->gt, st->done_gput, st->ndone, st->delta);
+		st->nbuilt = st->ndone;
+	}
 }
 
 static int queue_of(const struct state *st, double service)
@@ -69,7 +218,32 @@ static int queue_of(const struct state *st, double service)
 	return q;
 }
 
-static void schedule(void *ctx, struct sb_csim *s)
+static const struct state *cmp_st;
+static const struct sb_csim *cmp_s;
+
+/* Lower queue first; inside a queue the higher Gittins index first, then
+ * the earlier arrival (by submission in Tiresias' simulator); then the
+ * list position (fitfirst) or the job id. */
+static int cmp_job(const void *a, const void *b)
+{
+	const struct state *st = cmp_st;
+	int x = *(const int *)a, y = *(const int *)b;
+	if (st->q[x] != st->q[y])
+		return st->q[x] < st->q[y] ? -1 : 1;
+	if (st->gittins) {
+		double ax = sb_cluster_sim_job(cmp_s, x)->arrival;
+		double ay = sb_cluster_sim_job(cmp_s, y)->arrival;
+		if (st->rank[x] != st->rank[y])
+			return st->rank[x] > st->rank[y] ? -1 : 1;
+		if (ax != ay)
+			return ax < ay ? -1 : 1;
+	}
+	if (st->fitfirst && st->stamp[x] != st->stamp[y])
+		return st->stamp[x] < st->stamp[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+void sb_tiresias_schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
 	int n, i;
@@ -77,17 +251,32 @@ static void schedule(void *ctx, struct sb_csim *s)
 	double now = sb_cluster_sim_now(s), wake = INFINITY;
 
 	for (i = 0; i < n; i++) {
-		int j = act[i];
+		int j = act[i], q;
 		double svc = sb_cluster_sim_attained(s, j) - st->base[j];
-		int q = queue_of(st, svc);
+		q = queue_of(st, svc);
 		if (st->starve > 0 && q > 0 && sb_cluster_sim_state(s, j) == SB_JOB_PENDING &&
 		    st->last_run[j] > 0 && sb_cluster_sim_since(s, j) >= st->starve * st->last_run[j]) {
 			st->base[j] = sb_cluster_sim_attained(s, j);
+			svc = 0;
 			q = 0;
 		}
-		st->key[j] = (double)q * sb_cluster_sim_njobs(s) + j;
+		/* a job that changes queue joins the end of its new one */
+		if (q != st->q[j]) {
+			st->q[j] = q;
+			st->stamp[j] = ++st->counter;
+		}
+		if (st->gittins)
+			st->rank[j] = sb_gittins_index(&st->gt, floor(svc));
+		st->order[i] = j;
 	}
-	sb_cluster_dispatch_priority(s, st->key, 0);
+	cmp_st = st;
+	cmp_s = s;
+	qsort(st->order, (size_t)n, sizeof *st->order, cmp_job);
+	sb_cluster_dispatch_order(s, st->order, n, 0, st->fitfirst);
+	if (st->fitfirst)
+		for (i = 0; i < n; i++)
+			if (sb_cluster_sim_state(s, st->order[i]) == SB_JOB_PENDING)
+				st->stamp[st->order[i]] = ++st->counter;
 
 	/* bookkeeping of runs, and the next instant a queue changes */
 	act = sb_cluster_sim_active(s, &n);
@@ -116,15 +305,22 @@ static void schedule(void *ctx, struct sb_csim *s)
 		sb_cluster_sim_wake(s, wake);
 }
 
+/* ------------------------------------------------------------------ */
+/* 2D-LAS                                                              */
+/* ------------------------------------------------------------------ */
+
+static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
+{
+	(void)rng;
+	return sb_tiresias_init(s, o, 0);
+}
+
 const struct sb_cluster_policy sb_cluster_policy_tiresias = {
 	.name = "tiresias",
 	.cite = "Gu et al., Tiresias: a GPU cluster manager for distributed deep learning, "
 		"NSDI 2019",
 	.desc = "discretised 2D-LAS: queues by attained GPU-seconds, preemptive",
-	.provenance = "published algorithm",
 	.params = params,
 	.init = init,
-	.release = release,
-	.schedule = schedule,
-	.default_place = "packed",
+	SB_TIRESIAS_COMMON,
 };

@@ -113,7 +113,7 @@ int sb_cluster_check(const struct sb_cluster *cl, const struct sb_jobset *js,
 		if (!close_to(tau, sg->tau))
 			FAIL("job %d: segment %d records tau %.17g, its GPUs give %.17g", sg->job, k,
 			     sg->tau, tau);
-		expect_oh = nseg[sg->job] > 0 ? cl->restart : 0;
+		expect_oh = nseg[sg->job] > 0 ? sb_cluster_restart(cl) : 0;
 		if (!close_to(sg->overhead, expect_oh))
 			FAIL("job %d: segment %d overhead %g, expected %g", sg->job, k, sg->overhead,
 			     expect_oh);

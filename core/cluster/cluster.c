@@ -14,7 +14,13 @@ void sb_jobset_release(struct sb_jobset *js)
 		return;
 	sb_free(js->job);
 	sb_free(js->model);
+	sb_free(js->hist);
 	memset(js, 0, sizeof *js);
+}
+
+double sb_cluster_restart(const struct sb_cluster *c)
+{
+	return c->replay ? 0 : c->restart;
 }
 
 static int pos_finite(double x)
@@ -102,9 +108,15 @@ int sb_jobset_validate(const struct sb_jobset *js, const struct sb_cluster *c,
 			f = "t (CNNs are not tensor-parallel here)";
 		else if (c && j->gpus > c->nserver * c->gpus)
 			f = "gpus (more than the cluster has)";
+		else if (c && c->replay && !pos_finite(j->trace_runtime))
+			f = "trace_runtime (trace replay needs every job's measured duration)";
 		if (f)
 			return sb_err_set(err, SB_EXIT_INPUT, "job %d: field '%s' out of range", i, f);
 	}
+	for (i = 0; i < js->nhist; i++)
+		if (!pos_finite(js->hist[i]))
+			return sb_err_set(err, SB_EXIT_INPUT, "history value %d: field 'gpu_seconds' "
+					  "out of range (must be positive)", i);
 	return 0;
 }
 

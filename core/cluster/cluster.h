@@ -44,6 +44,12 @@ struct sb_cluster {
 	double restart;       /* seconds lost when a preempted job resumes */
 	int additive;         /* 1: additive iteration time (sum of all
 	                         transfers), 0: phase model (max per phase) */
+	int replay;           /* 1: trace replay, the semantics of Tiresias'
+	                         simulator (see sb_cluster_restart and
+	                         sb_jobgraph.replay_tau): every job runs its
+	                         trace duration whatever its placement, a
+	                         resumed job pays no restart, arrivals and
+	                         wake-ups fall on whole seconds */
 };
 
 enum sb_model_class { SB_MODEL_CNN = 0, SB_MODEL_TRANSFORMER = 1 };
@@ -82,6 +88,10 @@ struct sb_job {
 	double trace_runtime; /* runtime in the trace it came from (s), or -1 */
 };
 
+/* The restart overhead the model charges a resumed job: cl->restart,
+ * or 0 in trace-replay mode (Tiresias' simulator charges none). */
+double sb_cluster_restart(const struct sb_cluster *c);
+
 /* A workload: jobs sorted by (arrival, id) with id = index, and the model
  * table they refer to. Owned; free with sb_jobset_release. */
 struct sb_jobset {
@@ -89,6 +99,11 @@ struct sb_jobset {
 	struct sb_job *job;
 	int nmodel;
 	struct sb_model *model;
+	/* GPU-seconds of past jobs a scheduler may learn from (the YARN
+	 * distribution Tiresias' Gittins index reads), or NULL: nhist values
+	 * > 0, owned */
+	double *hist;
+	int nhist;
 	char source[256];     /* "synthetic: W1 ..." or "real: <files>" */
 };
 
@@ -121,6 +136,8 @@ struct sb_jobgraph {
 	double *w;            /* bytes per iteration */
 	double t_comp;        /* compute seconds per iteration, pipeline
 	                         bubble (m + p - 1) / m included */
+	double replay_tau;    /* > 0 in trace-replay mode: the iteration time
+	                         on every placement (trace runtime / n_j) */
 };
 
 void sb_jobgraph_build(struct sb_jobgraph *h, const struct sb_job *j,
@@ -166,6 +183,9 @@ int sb_cluster_sim_njobs(const struct sb_csim *s);
 const struct sb_jobgraph *sb_cluster_sim_graph(const struct sb_csim *s, int j);
 /* Iteration time of j on its reference placement (sb_job_ref_placement). */
 double sb_cluster_sim_tau_ref(const struct sb_csim *s, int j);
+/* The job set's history of GPU-seconds (sb_jobset.hist; NULL, *n = 0
+ * when it has none). */
+const double *sb_cluster_sim_history(const struct sb_csim *s, int *n);
 int sb_cluster_sim_state(const struct sb_csim *s, int j);
 /* Iterations completed so far (whole iterations; a running job's count
  * grows as it runs), executed seconds, attained service (GPUs x executed
@@ -195,7 +215,9 @@ const unsigned char *sb_cluster_sim_gpu_free(const struct sb_csim *s);
  * finds no room (nothing changes). sb_cluster_sim_start_on starts j on the given
  * GPUs (a policy bug, SB_BUG, if they are not free or not g_j distinct
  * GPUs). sb_cluster_sim_preempt stops running job j (its completed iterations
- * are kept). sb_cluster_sim_wake asks for a schedule() call at time t > now. */
+ * are kept). sb_cluster_sim_wake asks for a schedule() call at time t > now
+ * (in trace-replay mode only until the next decision, which must ask
+ * again: the earliest request of a decision replaces the earlier ones). */
 int sb_cluster_sim_start(struct sb_csim *s, int j);
 void sb_cluster_sim_start_on(struct sb_csim *s, int j, const int *gpus);
 void sb_cluster_sim_preempt(struct sb_csim *s, int j);

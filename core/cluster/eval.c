@@ -7,8 +7,12 @@
  *   sb eval cluster --w1 1000 --load 0.8 --cluster sim128 --policy tiresias
  *   sb eval cluster --tiresias data/tiresias/60_job.csv --cluster testbed --policy fifo
  *   sb eval cluster --philly data/philly/jobs.json --cluster sim512 --load 0.8 ...
+ *   sb eval cluster --tiresias data/tiresias/60_job.csv --cluster tiresias64 --replay \
+ *           --history data/tiresias/yarn-gput1000.csv --policy tiresias-gittins
  *   options: --seed N, --set [sched.|place.]key=value, --b-out GBPS,
  *            --restart SECONDS, --additive, --warmup FRACTION,
+ *            --replay (trace replay, Tiresias' simulator semantics),
+ *            --history FILE (GPU-seconds of past jobs, column 'duration'),
  *            --schedule-out FILE (one line per run segment)
  */
 #include "cluster.h"
@@ -85,12 +89,13 @@ static int write_segments(const char *path, const struct sb_jobset *js,
 
 static const char *const value_opts[] = { "--jobs", "--tiresias", "--philly", "--cluster",
 					   "--w1", "--load", "--b-out", "--restart", "--warmup",
-					   NULL };
+					   "--history", NULL };
 
 int sb_cluster_eval(int argc, char **argv)
 {
 	const char *jobs = NULL, *tir = NULL, *phil = NULL, *policy, *cname = "sim128", *seg_out;
-	int bound, additive = 0, w1 = 0, i, rc, first;
+	const char *hist = NULL;
+	int bound, additive = 0, replay = 0, w1 = 0, i, rc, first;
 	double load = -1, bout = -1, restart = -1, warmup = 0, x;
 	unsigned long long seed;
 	struct sb_eval_args ea;
@@ -111,6 +116,7 @@ int sb_cluster_eval(int argc, char **argv)
 		if (rc)
 			return args_err(&err);
 		if (!strcmp(a, "--additive")) { additive = 1; continue; }
+		if (!strcmp(a, "--replay")) { replay = 1; continue; }
 		if (!sb_eval_known(a, value_opts))
 			return usage("unknown option '%s'", a);
 		if (!(v = sb_eval_value(argc, argv, &i, &err)))
@@ -119,6 +125,7 @@ int sb_cluster_eval(int argc, char **argv)
 		else if (!strcmp(a, "--tiresias")) tir = v;
 		else if (!strcmp(a, "--philly")) phil = v;
 		else if (!strcmp(a, "--cluster")) cname = v;
+		else if (!strcmp(a, "--history")) hist = v;
 		else if (!strcmp(a, "--w1")) {
 			if (num(a, v, 1, 1e7, &x)) return SB_EXIT_INPUT;
 			w1 = (int)x;
@@ -155,6 +162,7 @@ int sb_cluster_eval(int argc, char **argv)
 	if (restart >= 0)
 		cl.restart = restart;
 	cl.additive = additive;
+	cl.replay = replay;
 	sb_opts_defaults(&so, combo.sched->params);
 	sb_opts_defaults(&po, combo.place->params);
 	for (i = 0; i < ea.nset; i++)
@@ -178,7 +186,8 @@ int sb_cluster_eval(int argc, char **argv)
 		} else {
 			rc = tir ? sb_load_tiresias_jobs(tir, &t, &err) : sb_load_philly_jobs(phil, &t, &err);
 			if (!rc)
-				rc = tir ? sb_w3_from_trace(&t, &cl, 0, &js, &err)
+				rc = tir ? sb_w3_from_trace(&t, &cl, replay ? SB_W3_REPLAY
+							    : SB_W3_DURATION, &js, &err)
 					 : sb_w2_from_trace(&t, &cl, load, &gr, &js, &err);
 			if (!rc || tir || phil)
 				sb_trace_release(&t);
@@ -195,6 +204,11 @@ int sb_cluster_eval(int argc, char **argv)
 		wp.load = load > 0 ? load : 0.8;
 		sb_w1_generate(&js, &wp, &cl, &gr);
 	}
+	if (hist && (rc = sb_load_values(hist, "duration", &js.hist, &js.nhist, &err)) != 0) {
+		sb_err_print(&err);
+		sb_jobset_release(&js);
+		return rc;
+	}
 	rc = sb_cluster_simulate(&cl, &js, &combo, &so, &po, seed, &r, &err);
 	if (rc) {
 		sb_err_print(&err);
@@ -208,8 +222,9 @@ int sb_cluster_eval(int argc, char **argv)
 	}
 	first = (int)floor(warmup * js.n);
 	sb_cluster_metrics(&cl, &js, &r, first, &m);
-	printf("jobs: %d\ncluster: %s (%d x %d GPUs)\npolicy: %s\nsource: %s\n", js.n, cl.name,
-	       cl.nserver, cl.gpus, combo.label, js.source);
+	printf("jobs: %d\ncluster: %s (%d x %d GPUs)\nmode: %s\npolicy: %s\nsource: %s\n", js.n,
+	       cl.name, cl.nserver, cl.gpus, replay ? "trace replay (Tiresias' simulator)" :
+	       "placement model", combo.label, js.source);
 	printf("measured_jobs: %d\njct_mean: %.10g\njct_p50: %.10g\njct_p95: %.10g\n"
 	       "jct_p99: %.10g\nqueue_mean: %.10g\nmakespan: %.10g\nutilisation: %.6f\n"
 	       "total_completion: %.10g\ninter_server_bytes: %.10g\nslowdown_mean: %.6f\n"

@@ -32,7 +32,7 @@ const struct sb_family sb_family_cluster = {
 	.roles = roles,
 	.eval_usage = "(--jobs FILE.csv | --w1 N [--load L] | --tiresias 60_job.csv | "
 		      "--philly jobs.json [--load L]) [--cluster NAME] [--b-out GBPS] "
-		      "[--restart S] [--additive] [--warmup F]",
+		      "[--restart S] [--additive] [--replay] [--history GPUTIME.csv] [--warmup F]",
 	.eval = sb_cluster_eval,
 	.list = list,
 };

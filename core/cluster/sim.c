@@ -12,6 +12,18 @@
  *
  * Every run is recorded as segments (job, GPUs, start, end, iterations) so
  * that cluster/check.c can validate it without trusting this file.
+ *
+ * Trace-replay mode (cl->replay) has the semantics of Tiresias' simulator
+ * (SymbioticLab/Tiresias simulator/run_sim.py, read, not copied): a job's
+ * iteration time is its trace runtime / n_j on every placement (jobgraph.c),
+ * a resumed job pays no restart, and the clock keeps whole seconds: an
+ * arrival is seen at the next whole second, a wake-up is rounded up to
+ * one, and completions fall on whole seconds when the durations are whole
+ * seconds (the W3 replay job set makes every iteration one second). It
+ * decides only at arrivals, completions and the one wake-up it recomputes
+ * at every decision: here too the scheduler is not called at the planned
+ * end of a preempted run, and a wake-up asked for holds until the next
+ * decision only (which must ask again).
  */
 #include "cluster.h"
 #include "heap.h"
@@ -66,11 +78,20 @@ struct sb_csim {
 	int in_hook;
 	struct sb_cluster_result *r;
 	int seg_cap, gpu_cap;
+	double wake_next;                 /* replay: wake-up asked by this decision */
+	int wake_epoch;                   /* replay: older wake-ups are stale */
 };
 
 /* ------------------------------------------------------------------ */
 /* Read access                                                         */
 /* ------------------------------------------------------------------ */
+
+/* When job j's arrival is seen (whole seconds in replay mode). */
+static double arrival_time(const struct sb_csim *s, int j)
+{
+	double a = s->js->job[j].arrival;
+	return s->cl->replay ? ceil(a) : a;
+}
 
 double sb_cluster_sim_now(const struct sb_csim *s) { return s->now; }
 const struct sb_cluster *sb_cluster_sim_cluster(const struct sb_csim *s) { return s->cl; }
@@ -97,6 +118,12 @@ double sb_cluster_sim_tau_ref(const struct sb_csim *s, int j)
 {
 	SB_ASSERT(j >= 0 && j < s->js->n);
 	return s->r->tau_ref[j];
+}
+
+const double *sb_cluster_sim_history(const struct sb_csim *s, int *n)
+{
+	*n = s->js->nhist;
+	return s->js->hist;
 }
 
 int sb_cluster_sim_state(const struct sb_csim *s, int j)
@@ -209,6 +236,12 @@ void sb_cluster_sim_wake(struct sb_csim *s, double t)
 {
 	if (!(t > s->now) || !isfinite(t))
 		SB_BUG("clustersim: wake-up at %g is not after now (%g)", t, s->now);
+	if (s->cl->replay) {
+		/* one wake-up at a time, recomputed at every decision, as
+		 * Tiresias' simulator's next_job_jump (pushed by the loop) */
+		s->wake_next = sb_min(s->wake_next, ceil(t));
+		return;
+	}
 	sb_heap_push(&s->ev, t, ev_code(EV_WAKE, 0, 0));
 }
 
@@ -261,7 +294,7 @@ void sb_cluster_sim_start_on(struct sb_csim *s, int j, const int *gpus)
 	s->run_pos[j] = s->nrun;
 	s->run_list[s->nrun++] = j;
 	c->run_start = s->now;
-	c->overhead = r->npreempt[j] > 0 ? cl->restart : 0;
+	c->overhead = r->npreempt[j] > 0 ? sb_cluster_restart(cl) : 0;
 	c->tau = sb_job_iter_time(cl, &s->graph[j], s->srv_buf);
 	c->since = s->now;
 	c->epoch++;
@@ -376,7 +409,7 @@ static double next_time(const struct sb_csim *s)
 	const struct sb_heap_item *top = sb_heap_peek(&s->ev);
 	double t = top ? top->key : INFINITY;
 	if (s->next_arrival < s->js->n)
-		t = sb_min(t, s->js->job[s->next_arrival].arrival);
+		t = sb_min(t, arrival_time(s, s->next_arrival));
 	return t;
 }
 
@@ -402,7 +435,7 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 	struct sb_csim s;
 	struct sb_rng srng;
 	void *ctx = NULL;
-	int n = js->n, N, j, rc = 0, v, maxg = 1, idle_calls = 0;
+	int n = js->n, N, j, rc = 0, v, maxg = 1, idle_calls = 0, live;
 	double t0 = sb_now(), th, active_sum = 0;
 
 	memset(r, 0, sizeof *r);
@@ -418,7 +451,7 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 	s.combo = combo;
 	s.popts = popts;
 	s.head = s.tail = -1;
-	s.now = n ? js->job[0].arrival : 0;
+	s.now = n ? arrival_time(&s, 0) : 0;
 	sb_heap_init(&s.ev);
 	s.prng = sb_rng_stream(seed, 0, 0, SB_RNG_POLICY ^ sb_hash_str(combo->place->name));
 	srng = sb_rng_stream(seed, 0, 0, SB_RNG_POLICY ^ sb_hash_str(sp->name));
@@ -479,6 +512,7 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 		s.in_hook = 1;
 		th = sb_now();
 		/* completions first, then arrivals, then wake-ups */
+		live = 0;
 		while ((sb_heap_peek(&s.ev)) && sb_heap_peek(&s.ev)->key == t) {
 			int type, jj, ep;
 			sb_heap_pop(&s.ev, &it);
@@ -487,22 +521,42 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 			ep = (int)(it.val >> 34);
 			r->events++;
 			if (type == EV_FINISH && s.cj[jj].state == SB_JOB_RUNNING &&
-			    s.cj[jj].epoch == ep)
+			    s.cj[jj].epoch == ep) {
 				finish_job(&s, jj, ctx);
+				live = 1;
+			} else if (type == EV_WAKE && (!cl->replay || ep == s.wake_epoch)) {
+				live = 1;
+			}
 		}
-		while (s.next_arrival < n && js->job[s.next_arrival].arrival == t) {
+		while (s.next_arrival < n && arrival_time(&s, s.next_arrival) == t) {
 			j = s.next_arrival++;
 			s.cj[j].state = SB_JOB_PENDING;
 			s.cj[j].since = t;
 			active_append(&s, j);
 			r->events++;
+			live = 1;
 			if (sp->on_arrival)
 				sp->on_arrival(ctx, &s, j);
 		}
+		/* Tiresias' simulator decides only at arrivals, completions and
+		 * its wake-ups, never at the planned end of a run it preempted
+		 * (the placement model keeps its historical extra decisions
+		 * there, which policies that re-rank at every decision see) */
+		if (!live && cl->replay) {
+			r->sched_seconds += sb_now() - th;
+			s.in_hook = 0;
+			continue;
+		}
 		s.started = 0;
+		s.wake_next = INFINITY;
 		active_sum += s.nactive;
 		sp->schedule(ctx, &s);
 		r->decisions++;
+		if (cl->replay) {
+			s.wake_epoch++;
+			if (isfinite(s.wake_next))
+				sb_heap_push(&s.ev, s.wake_next, ev_code(EV_WAKE, 0, s.wake_epoch));
+		}
 		r->sched_seconds += sb_now() - th;
 		s.in_hook = 0;
 		/* a policy may keep the cluster idle for a while (waiting for

@@ -103,32 +103,47 @@ static int cmp_rank(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void sb_cluster_dispatch_priority(struct sb_csim *s, const double *key, double qmin)
+void sb_cluster_dispatch_order(struct sb_csim *s, const int *order, int n, double qmin,
+			       int skip)
 {
 	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
-	int n, i, N = cl->nserver * cl->gpus, cum = 0, nadm;
+	int i, N = cl->nserver * cl->gpus, cum = 0;
+	unsigned char *adm = SB_NEW(unsigned char, n > 0 ? n : 1);
+
+	for (i = 0; i < n; i++) {
+		int g = sb_cluster_sim_job(s, order[i])->gpus;
+		if (cum + g > N) {
+			if (!skip)
+				break;
+			continue;
+		}
+		cum += g;
+		adm[i] = 1;
+	}
+	for (i = 0; i < n; i++) {
+		int j = order[i];
+		if (!adm[i] && sb_cluster_sim_state(s, j) == SB_JOB_RUNNING &&
+		    sb_cluster_sim_since(s, j) >= qmin)
+			sb_cluster_sim_preempt(s, j);
+	}
+	for (i = 0; i < n; i++) {
+		int j = order[i];
+		if (adm[i] && sb_cluster_sim_state(s, j) == SB_JOB_PENDING)
+			sb_cluster_sim_start(s, j);
+	}
+	sb_free(adm);
+}
+
+void sb_cluster_dispatch_priority(struct sb_csim *s, const double *key, double qmin)
+{
+	int n;
 	const int *act = sb_cluster_sim_active(s, &n);
 	int *order = SB_NEW(int, n > 0 ? n : 1);
 
 	memcpy(order, act, sizeof(int) * (size_t)n);
 	rank_key = key;
 	qsort(order, (size_t)n, sizeof *order, cmp_rank);
-	for (nadm = 0; nadm < n; nadm++) {
-		int g = sb_cluster_sim_job(s, order[nadm])->gpus;
-		if (cum + g > N)
-			break;
-		cum += g;
-	}
-	for (i = nadm; i < n; i++) {
-		int j = order[i];
-		if (sb_cluster_sim_state(s, j) == SB_JOB_RUNNING && sb_cluster_sim_since(s, j) >= qmin)
-			sb_cluster_sim_preempt(s, j);
-	}
-	for (i = 0; i < nadm; i++) {
-		int j = order[i];
-		if (sb_cluster_sim_state(s, j) == SB_JOB_PENDING)
-			sb_cluster_sim_start(s, j);
-	}
+	sb_cluster_dispatch_order(s, order, n, qmin, 0);
 	sb_free(order);
 }
 

@@ -50,6 +50,15 @@ void sb_cluster_dispatch_list(struct sb_csim *s, struct sb_clq *q, int strict);
  */
 void sb_cluster_dispatch_priority(struct sb_csim *s, const double *key, double qmin);
 
+/*
+ * The same with the rank given: order[0..n) holds every arrived,
+ * unfinished job once, best first. skip = 0 stops admitting at the first
+ * job whose GPUs do not fit (D2); skip = 1 skips it and admits every later
+ * job that still fits by GPU count (the rule of Tiresias' simulator).
+ */
+void sb_cluster_dispatch_order(struct sb_csim *s, const int *order, int n, double qmin,
+			       int skip);
+
 /* ------------------------------------------------------------------ */
 /* Placement helpers                                                   */
 /* ------------------------------------------------------------------ */

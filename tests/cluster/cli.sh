@@ -12,7 +12,7 @@ expect 2 "policy is required" -- "$SB" eval cluster --w1 10
 expect 2 "unknown cluster 'nosuch' (known: testbed" -- "$SB" eval cluster --w1 10 --cluster nosuch --policy fifo
 expect 2 "not a registered cluster scheduler (schedulers: .*fifo" -- "$SB" eval cluster --w1 10 --policy nosuch
 expect 2 "not a registered cluster placer (placers: .*packed" -- "$SB" eval cluster --w1 10 --policy fifo+nosuch
-expect 2 "'nosuch' is not a parameter of scheduler tiresias (queues, starve)" -- "$SB" eval cluster --w1 10 --policy tiresias --set nosuch=1
+expect 2 "'nosuch' is not a parameter of scheduler tiresias (queues, starve, fitfirst)" -- "$SB" eval cluster --w1 10 --policy tiresias --set nosuch=1
 expect 2 "unknown parameter 'nosuch' (known: queues" -- "$SB" eval cluster --w1 10 --policy tiresias --set sched.nosuch=1
 expect 2 "unknown option '--bogus'" -- "$SB" eval cluster --w1 10 --policy fifo --bogus 1
 expect 2 "expected a number" -- "$SB" eval cluster --w1 10 --policy fifo --load x
@@ -68,7 +68,16 @@ done
 if [ -r data/tiresias/60_job.csv ]; then
 	expect 0 "valid: yes" -- "$SB" eval cluster --tiresias data/tiresias/60_job.csv --cluster testbed --policy fifo
 	grep -q "^jobs: 60$" "$tmp/out" && ok || bad "eval cluster --tiresias: not 60 jobs"
+	# trace replay reproduces Tiresias' simulator (README: 219.05 s, 35 preemptions)
+	expect 0 "jct_mean: 219.05$" -- "$SB" eval cluster --tiresias data/tiresias/60_job.csv \
+		--cluster testbed --replay --history data/tiresias/yarn-gput1000.csv --policy tiresias-gittins
+	grep -q "^mode: trace replay" "$tmp/out" && grep -q "^preemptions: 35$" "$tmp/out" && ok ||
+		bad "eval cluster --replay: $(head -c 300 "$tmp/out")"
 fi
+# replay needs measured durations; a history file is read strictly
+expect 2 "job 0: field 'trace_runtime" -- "$SB" eval cluster --w1 10 --replay --policy fifo
+printf 'duration\n100\nx\n' > "$tmp/hist.csv"
+expect 2 "$tmp/hist.csv': line 3: field 'duration'" -- "$SB" eval cluster --w1 10 --history "$tmp/hist.csv" --policy tiresias-gittins
 
 # conflicting options are refused, not ignored
 printf 'arrival,model,d,t,p,iters\n0,resnet50,1,1,1,100\n' > "$tmp/one-job.csv"

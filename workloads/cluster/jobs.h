@@ -48,7 +48,9 @@ void sb_catalog_models(struct sb_jobset *js);
  * Named cluster shapes (spec §2.1, §8): "testbed" 4 x 4 GPUs, PCIe 16 GB/s
  * inside, 10 GbE between servers; "sim128" 16 x 8 and "sim512" 64 x 8,
  * NVLink 300 GB/s inside, 100 Gb/s between; "pai6500" 1625 x 4 = 6,500
- * GPUs for the speed comparison with Alibaba's PAI simulator (shape ours).
+ * GPUs for the speed comparison with Alibaba's PAI simulator (shape ours);
+ * "tiresias64" 16 x 4 GPUs, the shape of the Tiresias trace's
+ * cluster_spec.csv, with the testbed's links (the file gives none).
  * All: 312 TFLOP/s per GPU at efficiency 0.35, restart overhead 30 s, phase
  * model. Returns 0 or SB_EXIT_INPUT for an unknown name.
  */
@@ -105,11 +107,20 @@ int sb_load_jobs_csv(const char *path, struct sb_jobset *js, struct sb_err *err)
 
 struct sb_trace;
 
-/* W3 from Tiresias' 60-job trace: DP CNN jobs, batch 32 per GPU, sizes from
- * the trace durations on c's reference placement (use_iters = 1: the
- * trace's iteration counts instead). SB_EXIT_INPUT for a model that is not
+/* How W3 sizes its jobs. */
+enum sb_w3_sizes {
+	SB_W3_DURATION = 0,   /* n_j = trace duration / tau_ref on c */
+	SB_W3_ITERS = 1,      /* the trace's own iteration counts */
+	SB_W3_REPLAY = 2,     /* for trace replay (c->replay): n_j = the
+	                         duration in whole seconds (truncated, as
+	                         Tiresias' simulator reads it), trace_runtime
+	                         = n_j, so every iteration lasts one second */
+};
+
+/* W3 from Tiresias' 60-job trace: DP CNN jobs, batch 32 per GPU, sized as
+ * `sizes` says (enum sb_w3_sizes). SB_EXIT_INPUT for a model that is not
  * a catalogue CNN or a missing count. Owned by js. */
-int sb_w3_from_trace(const struct sb_trace *t, const struct sb_cluster *c, int use_iters,
+int sb_w3_from_trace(const struct sb_trace *t, const struct sb_cluster *c, int sizes,
 		     struct sb_jobset *js, struct sb_err *err);
 /* W2 from Philly's jobs.json: nearest catalogue configuration, model drawn
  * (CNNs favoured up to 4 GPUs), sizes from runtimes, pseudo-families

@@ -16,8 +16,11 @@
  * W3 (Tiresias' 60-job trace): data-parallel CNN jobs of 1-8 GPUs with
  * their model, submission time and duration; global batch 32 per GPU; the
  * iteration count is the duration over the reference iteration time on
- * the given cluster (the Tiresias simulator replays durations; the trace's
- * own iteration counts are kept as an option). A family is a model.
+ * the given cluster (the trace's own iteration counts are kept as an
+ * option); for trace replay, one-second iterations as many as the
+ * duration's whole seconds, which the replay mode runs as measured
+ * whatever the placement, as the Tiresias simulator does. A family is a
+ * model.
  *
  * Philly-scale (speed benchmark only): as many jobs as the full Philly
  * trace (117,325), runtimes taken in order from the Philly runtime list
@@ -77,12 +80,16 @@ static void scale_to_load(struct sb_jobset *js, const struct sb_cluster *c, doub
 		js->job[i].arrival = (js->job[i].arrival - js->job[0].arrival) / f;
 }
 
-int sb_w3_from_trace(const struct sb_trace *t, const struct sb_cluster *c, int use_iters,
+int sb_w3_from_trace(const struct sb_trace *t, const struct sb_cluster *c, int sizes,
 		     struct sb_jobset *js, struct sb_err *err)
 {
 	int i, nc;
 	const struct sb_catalog_entry *cat = sb_catalog(&nc);
+	static const char *const how[] = { "sizes from trace durations",
+					   "trace iteration counts",
+					   "trace durations replayed in whole seconds" };
 
+	SB_ASSERT(sizes >= SB_W3_DURATION && sizes <= SB_W3_REPLAY);
 	memset(js, 0, sizeof *js);
 	sb_catalog_models(js);
 	js->n = t->n;
@@ -95,21 +102,26 @@ int sb_w3_from_trace(const struct sb_trace *t, const struct sb_cluster *c, int u
 			return sb_err_set(err, SB_EXIT_INPUT, "trace %s: job '%s': model '%s' is not a "
 					  "CNN of the catalogue", t->source, tj->id, tj->model);
 		}
-		set_job(js, i, k, tj->gpus, 1, 1, 32 * tj->gpus, use_iters ? -1 : tj->runtime, c);
-		if (use_iters) {
+		set_job(js, i, k, tj->gpus, 1, 1, 32 * tj->gpus,
+			sizes == SB_W3_DURATION ? tj->runtime : -1, c);
+		if (sizes == SB_W3_ITERS) {
 			if (tj->iters < 1) {
 				sb_jobset_release(js);
 				return sb_err_set(err, SB_EXIT_INPUT, "trace %s: job '%s' has no "
 						  "iteration count", t->source, tj->id);
 			}
 			js->job[i].iters = tj->iters;
+		} else if (sizes == SB_W3_REPLAY) {
+			/* Tiresias reads int(float(duration)); a job runs at least 1 s */
+			js->job[i].iters = (long)fmax(1, floor(tj->runtime));
+			js->job[i].trace_runtime = (double)js->job[i].iters;
 		}
 		js->job[i].arrival = tj->submit;
 		js->job[i].family = k;
 		js->job[i].user = 0;
 	}
 	snprintf(js->source, sizeof js->source, "real: W3 Tiresias trace (%s; %s)", t->source,
-		 use_iters ? "trace iteration counts" : "sizes from trace durations");
+		 how[sizes]);
 	return 0;
 }
 
