@@ -1162,6 +1162,20 @@ Test(tfpart, cnn_graph_on_the_papers_devices)
 /* heft-java: the authors' adapted HEFT                                */
 /* ------------------------------------------------------------------ */
 
+/* heft-java's options with est_min and local_inf as given. */
+static void heft_java_opts(struct sb_opts *o, int est_min, int local_inf)
+{
+	const struct sb_dag_policy *p = &sb_dag_policy_heft_java;
+	struct sb_err err;
+	char kv[32];
+
+	sb_opts_defaults(o, p->params);
+	snprintf(kv, sizeof kv, "est_min=%d", est_min);
+	cr_assert_eq(sb_opts_set(o, p->params, kv, "test", &err), 0, "%s", err.msg);
+	snprintf(kv, sizeof kv, "local_inf=%d", local_inf);
+	cr_assert_eq(sb_opts_set(o, p->params, kv, "test", &err), 0, "%s", err.msg);
+}
+
 /* Partition with heft-java; est_min and local_inf as given. The plan is
  * returned (release it). */
 static void run_heft_java(const struct sb_dag_inst *in, int est_min, int local_inf,
@@ -1171,13 +1185,8 @@ static void run_heft_java(const struct sb_dag_inst *in, int est_min, int local_i
 	struct sb_opts o;
 	struct sb_err err;
 	struct sb_rng r = sb_rng_stream(1, 3, 0, SB_RNG_POLICY);
-	char kv[32];
 
-	sb_opts_defaults(&o, p->params);
-	snprintf(kv, sizeof kv, "est_min=%d", est_min);
-	cr_assert_eq(sb_opts_set(&o, p->params, kv, "test", &err), 0, "%s", err.msg);
-	snprintf(kv, sizeof kv, "local_inf=%d", local_inf);
-	cr_assert_eq(sb_opts_set(&o, p->params, kv, "test", &err), 0, "%s", err.msg);
+	heft_java_opts(&o, est_min, local_inf);
 	sb_dag_plan_init(plan, in->g.n);
 	cr_assert_eq(p->partition(in, &o, &r, plan, &err), 0, "%s", err.msg);
 }
@@ -1192,14 +1201,9 @@ static double sim_heft_java(const struct sb_dag_inst *in, int est_min, int local
 	struct sb_opts po, so;
 	struct sb_err err;
 	struct sb_rng r = sb_rng_stream(1, 5, 0, SB_RNG_POLICY);
-	char kv[32];
 
-	sb_opts_defaults(&po, c.part->params);
+	heft_java_opts(&po, est_min, local_inf);
 	sb_opts_defaults(&so, NULL);
-	snprintf(kv, sizeof kv, "est_min=%d", est_min);
-	cr_assert_eq(sb_opts_set(&po, c.part->params, kv, "test", &err), 0);
-	snprintf(kv, sizeof kv, "local_inf=%d", local_inf);
-	cr_assert_eq(sb_opts_set(&po, c.part->params, kv, "test", &err), 0);
 	memset(&err, 0, sizeof err);
 	cr_assert_eq(sb_dag_run_combo(in, &c, &po, &so, &r, m, NULL, &err), 0,
 		     "heft-java on %s: %s", in->name, err.msg);
