@@ -463,6 +463,7 @@ struct solve_ctx {
 	int inc_used;           /* the incumbent was accepted by GLPK */
 	int stopped;            /* enum sb_lp_stop */
 	long nodes;
+	long iters;
 	int glpk_fail;          /* GLPK returned an error code */
 	char fail_msg[200];
 };
@@ -767,6 +768,7 @@ static int protected_solve(struct solve_ctx *c)
 		solve_lp(c, P);
 	else
 		solve_mip(c, P);
+	c->iters = glp_get_it_cnt(P);
 	glp_delete_prob(P);
 	tls_jmp = saved;
 	return 0;
@@ -911,6 +913,7 @@ done:
 	res->seconds = sb_now() - c.t0;
 	res->stopped = c.stopped;
 	res->nodes = c.nodes;
+	res->iters = c.iters;
 	if (c.have_x && (c.status == SB_LP_OPTIMAL || c.status == SB_LP_FEASIBLE)) {
 		res->x = c.x;
 		c.x = NULL;

@@ -50,6 +50,7 @@ struct sb_lp_result {
 	double seconds;  /* wall time of the solve */
 	int stopped;     /* enum sb_lp_stop: what ended the search early */
 	long nodes;      /* branch-and-bound subproblems selected (MIP only) */
+	long iters;      /* simplex iterations, root LP and subproblems */
 	int ncols;
 	double *x;       /* column values of the returned solution (owned; NULL
 	                    if no solution); free with sb_lp_result_release */

@@ -42,50 +42,6 @@ static const struct sb_param params[] = {
 };
 
 /* ------------------------------------------------------------------ */
-/* Ranks and the critical path                                         */
-/* ------------------------------------------------------------------ */
-
-static double java_mean_rate(const struct sb_dag_inst *in)
-{
-	int nd = in->dev.n, j;
-	double s = 0;
-	for (j = 1; j < nd; j++)
-		s += in->dev.rate[j];
-	return s / nd;
-}
-
-/* rank[] and next[] (-1 at sinks) over the whole graph. */
-static void upward_rank(const struct sb_dag_inst *in, int compat, double *rank,
-			int *next)
-{
-	const struct sb_dag *g = &in->g;
-	double sbar = sb_dag_mean_speed(in);
-	double rbar = compat ? java_mean_rate(in) : sb_dag_mean_rate(in);
-	int i, k;
-
-	/* An infinite mean rate means free transfers; a zero one (one device
-	 * under compat) has no transfers to price at all. */
-	if (!(rbar > 0) || isinf(rbar))
-		rbar = INFINITY;
-	for (i = g->n - 1; i >= 0; i--) {
-		int v = g->topo[i], best = -1;
-		double comm = isinf(rbar) ? 0 : g->out[v] / rbar, run = -INFINITY;
-
-		for (k = g->succ_off[v]; k < g->succ_off[v + 1]; k++) {
-			int w = g->succ[k];
-			if (rank[w] > run) {
-				best = w;
-				run = compat ? rank[w] + comm : rank[w];
-			}
-		}
-		next[v] = best;
-		rank[v] = g->ops[v] / sbar;
-		if (best >= 0)
-			rank[v] += compat ? run : run + comm;
-	}
-}
-
-/* ------------------------------------------------------------------ */
 /* Device choice                                                       */
 /* ------------------------------------------------------------------ */
 
@@ -148,7 +104,7 @@ static int cp_partition(const struct sb_dag_inst *in, const struct sb_opts *o,
 	struct sb_tfpart p;
 
 	sb_tfpart_init(&p, in, plan->place, "cp");
-	upward_rank(in, compat, rank, next);
+	sb_tfpart_rank_up(in, compat, rank, next);
 	for (d = 0; d < nd; d++)
 		bs[d] = (struct by_speed){ in->dev.speed, d };
 	qsort(bs, (size_t)nd, sizeof *bs, speed_desc);

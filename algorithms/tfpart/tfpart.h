@@ -78,4 +78,16 @@ void sb_tfpart_pct_blevel(const struct sb_dag_exec *x, double *bl);
 /* PCT's scheduler keys: key = -bl, so the largest b-level runs first. */
 void sb_tfpart_pct_keys(const struct sb_dag_exec *x, double *key);
 
+/*
+ * The averaged upward rank of CP (spec 3.1), which the authors' code also
+ * gives HeftPartitioning (PartitioningPreprocessor):
+ *   rank(v) = ops(v)/s_mean + max_w rank(w) + out(v)/r_mean  (sinks: ops/s_mean),
+ * next[v] = the arg-max successor (-1 at sinks; ties to the lower id).
+ * compat = 1 reproduces the Java code: r_mean is the first device's rate
+ * row summed (zero self-entry included) over |D|, and the running maximum
+ * already includes out(v)/r_mean, so a successor within that margin of the
+ * best never replaces it. rank and next have n entries (caller-owned).
+ */
+void sb_tfpart_rank_up(const struct sb_dag_inst *in, int compat, double *rank, int *next);
+
 #endif

@@ -97,7 +97,7 @@ static int cpop_partition(const struct sb_dag_inst *in, const struct sb_opts *o,
 	pcp = cp_device(in, cp, ncp);
 	for (i = 0; i < ncp; i++)
 		want[cp[i]] = pcp;
-	rc = sb_ls_insertion(in, up, want, plan, err);
+	rc = sb_ls_insertion(in, up, want, NULL, NULL, plan, err);
 	sb_free(wbar);
 	sb_free(cbar);
 	sb_free(up);

@@ -339,7 +339,7 @@ void sb_ls_finish(struct sb_ls *s, struct sb_dag_plan *plan)
 	for (v = 0; v < s->n; v++)
 		if (s->finish[v] > mk)
 			mk = s->finish[v];
-	plan->has_plan = 1;
+	plan->has_plan = SB_DAG_PLAN_SCHEDULE;
 	plan->plan_makespan = mk;
 }
 
@@ -347,14 +347,23 @@ void sb_ls_finish(struct sb_ls *s, struct sb_dag_plan *plan)
 /* Priority list scheduling with insertion (HEFT, CPOP)                */
 /* ------------------------------------------------------------------ */
 
+static double published_ready(const struct sb_ls *s, int v, int d, const void *arg)
+{
+	(void)arg;
+	return sb_ls_data_ready(s, v, d);
+}
+
 int sb_ls_insertion(const struct sb_dag_inst *in, const double *prio,
-		    const int *want, struct sb_dag_plan *plan, struct sb_err *err)
+		    const int *want, sb_ls_ready_fn *ready, const void *arg,
+		    struct sb_dag_plan *plan, struct sb_err *err)
 {
 	struct sb_ls s;
 	struct sb_ls_ready r;
 	int rc, v, d;
 
 	memset(&r, 0, sizeof r);
+	if (!ready)
+		ready = published_ready;
 	rc = sb_ls_init(&s, in, plan, err);
 	if (rc)
 		goto out;
@@ -365,7 +374,7 @@ int sb_ls_insertion(const struct sb_dag_inst *in, const double *prio,
 
 		if (want && want[v] >= 0 && sb_ls_can(&s, v, want[v])) {
 			best = want[v];
-			best_st = sb_ls_insert_est(&s, best, sb_ls_data_ready(&s, v, best),
+			best_st = sb_ls_insert_est(&s, best, ready(&s, v, best, arg),
 						   sb_dag_time(in, v, best));
 		} else {
 			for (d = 0; d < s.nd; d++) {
@@ -373,7 +382,7 @@ int sb_ls_insertion(const struct sb_dag_inst *in, const double *prio,
 				if (!sb_ls_can(&s, v, d))
 					continue;
 				w = sb_dag_time(in, v, d);
-				st = sb_ls_insert_est(&s, d, sb_ls_data_ready(&s, v, d), w);
+				st = sb_ls_insert_est(&s, d, ready(&s, v, d, arg), w);
 				if (best < 0 || st + w < best_ft) {
 					best = d;
 					best_st = st;

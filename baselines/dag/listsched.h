@@ -122,15 +122,22 @@ void sb_ls_finish(struct sb_ls *s, struct sb_dag_plan *plan);
 /* The two scheduling loops                                            */
 /* ------------------------------------------------------------------ */
 
+/* When the inputs of v count as being on d, for the insertion loop; arg is
+ * the caller's. sb_ls_data_ready is the published one. */
+typedef double sb_ls_ready_fn(const struct sb_ls *s, int v, int d, const void *arg);
+
 /*
  * Priority list scheduling with insertion (HEFT, CPOP): repeatedly take the
  * ready op with the largest prio (ties to the lower id) and put it on
  * want[v] if want is not NULL, want[v] >= 0 and v may go there; otherwise
  * on the device with the smallest insertion-based finish time (ties to the
- * lower device id). Fills plan; SB_EXIT_INPUT when an op has no device.
+ * lower device id). Its inputs are on d at ready(s, v, d, arg), or at
+ * sb_ls_data_ready when ready is NULL. Fills plan; SB_EXIT_INPUT when an
+ * op has no device.
  */
 int sb_ls_insertion(const struct sb_dag_inst *in, const double *prio,
-		    const int *want, struct sb_dag_plan *plan, struct sb_err *err);
+		    const int *want, sb_ls_ready_fn *ready, const void *arg,
+		    struct sb_dag_plan *plan, struct sb_err *err);
 
 /* How ETF breaks ties between (op, device) pairs of equal start. */
 enum sb_ls_tie {

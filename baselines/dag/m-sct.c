@@ -28,8 +28,10 @@
  * written for exit ops only, which implies it for all. The LP's row sums
  * allow at most one x < 0.5 per op and per child; rounding noise is
  * guarded by keeping the smallest x. If the LP does not end optimal
- * (error, time limit), m-SCT warns on stderr and runs as m-ETF. Ties,
- * memory, colocation and Sends as in m-etf.c.
+ * within its iterations (or GLPK fails), m-SCT warns on stderr and runs as
+ * m-ETF: the same on every machine. If it stops at the time limit instead,
+ * the run fails: which of the two schedules it gives would depend on the
+ * machine's load. Ties, memory, colocation and Sends as in m-etf.c.
  */
 #include "listsched.h"
 #include "lp.h"
@@ -45,10 +47,11 @@ static const struct sb_param msct_params[] = {
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
-/* Solve the LP; x[e] for every edge. Returns 0, or -1 (with a warning
- * already printed) when no optimal solution came back. */
+/* Solve the LP; x[e] for every edge. Returns 0, -1 (with a warning
+ * already printed) when no optimal solution came back within the
+ * iteration limit, or SB_EXIT_RUN (err filled) at the time limit. */
 static int favourite_lp(const struct sb_dag_inst *in, double time_limit, long iter_limit,
-			double *x)
+			double *x, struct sb_err *out_err)
 {
 	const struct sb_dag *g = &in->g;
 	double *wbar = SB_NEW(double, g->n), *cbar = SB_NEW(double, g->m);
@@ -107,6 +110,11 @@ static int favourite_lp(const struct sb_dag_inst *in, double time_limit, long it
 	sb_lp_set_params(lp, &par);
 	if (sb_lp_solve(lp, 1, time_limit, 0, &res, &err))
 		sb_warn("m-sct: %s; running as m-etf", err.msg);
+	else if (res.stopped == SB_LP_STOP_TIME)
+		rc = sb_err_set(out_err, SB_EXIT_RUN, "m-sct: the favourite-child lp stopped "
+				"at its time limit (lp_time = %g s) before its iteration limit "
+				"(lp_iters = %ld): the schedule would depend on the machine's "
+				"load; raise lp_time or lower lp_iters", time_limit, iter_limit);
 	else if (res.status != SB_LP_OPTIMAL || !res.x)
 		sb_warn("m-sct: favourite-child lp ended %s (%s limit) after %.1f s; "
 			"running as m-etf", sb_lp_status_name(res.status),
@@ -169,10 +177,14 @@ static int msct_partition(const struct sb_dag_inst *in, const struct sb_opts *o,
 
 	for (v = 0; v < g->n; v++)
 		fav[v] = -1;
-	if (g->m > 0 && favourite_lp(in, sb_opts_get_or(o, "lp_time", 600),
-					(long)sb_opts_get_or(o, "lp_iters", 15000), x) == 0)
+	rc = g->m > 0 ? favourite_lp(in, sb_opts_get_or(o, "lp_time", 600),
+				     (long)sb_opts_get_or(o, "lp_iters", 15000), x, err) : -1;
+	if (rc > 0)
+		goto out;
+	if (rc == 0)
 		favourites(g, x, sb_opts_get_or(o, "threshold", 0.5), fav);
 	rc = sb_ls_etf(in, &cfg, plan, err);
+out:
 	sb_free(fav);
 	sb_free(x);
 	return rc;

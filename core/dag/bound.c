@@ -1451,24 +1451,45 @@ static int build_solve(struct mdl *m, const struct sb_dag_inst *in,
 	return rc;
 }
 
+/* What is left in *b of the budgets of o after nodes and iters (at least
+ * one node or iteration, so that a limit of 0 never turns into "none"),
+ * and of the time in tl seconds since t0 (at least 1 ms: the solve then
+ * stops at its time limit at once and says so). */
+static void budget_left(struct sb_dag_milp_opts *b, const struct sb_dag_milp_opts *o,
+			long nodes, long iters, double t0, double tl)
+{
+	if (o->node_limit > 0)
+		b->node_limit = sb_max(1.0, (double)(o->node_limit - nodes));
+	if (o->iter_limit > 0)
+		b->iter_limit = sb_max(1.0, (double)(o->iter_limit - iters));
+	b->time_limit = sb_max(tl - (sb_now() - t0), 1e-3);
+}
+
+/* The node and iteration limits of o are budgets for the whole call, and
+ * its time limit covers model building and every solve: a retry gets only
+ * what the solves before it left over. res->nodes, res->iters and
+ * res->seconds are totals. */
 static int milp_solve(const struct sb_dag_inst *in, const struct sb_dag_milp_opts *o,
 		      int exact, struct sb_lp_result *res, struct sb_err *err)
 {
 	struct mdl m;
-	struct sb_dag_milp_opts def;
+	struct sb_dag_milp_opts def, b;
 	struct warm w;
 	struct bs_info info;
 	int n = in->g.n, rc = 0;
+	long nodes = 0, iters = 0;
 	double tl, t0 = sb_now(), cap = INFINITY;
 	const char *model = exact ? "exact-send" : "relaxed-send";
 
 	memset(&w, 0, sizeof w);
+	memset(&m, 0, sizeof m);
 	memset(res, 0, sizeof *res);
 	if (!o) {
 		memset(&def, 0, sizeof def);
 		o = &def;
 	}
 	tl = o->time_limit > 0 ? o->time_limit : 60;
+	b = *o;
 	if (n > (exact ? EXACT_MAX_N : MILP_MAX_N))
 		return sb_err_set(err, SB_EXIT_INPUT,
 				  "instance '%s' too large for the %s model (n = %d > %d)",
@@ -1488,14 +1509,20 @@ static int milp_solve(const struct sb_dag_inst *in, const struct sb_dag_milp_opt
 	if (o->inc_makespan > 0 && isfinite(o->inc_makespan))
 		cap = o->inc_makespan;
 
-	rc = build_solve(&m, in, o, exact, cap, &w, tl, res, &info, err);
+	budget_left(&b, o, nodes, iters, t0, tl);
+	rc = build_solve(&m, in, &b, exact, cap, &w, b.time_limit, res, &info, err);
+	nodes += res->nodes;
+	iters += res->iters;
 	if (!rc && info.inc_rejected) {
 		/* neither the warm start nor the makespan that came with it
 		 * can be trusted */
 		mdl_release(&m);
 		w.have = 0;
 		cap = INFINITY;
-		rc = build_solve(&m, in, o, exact, cap, &w, tl, res, &info, err);
+		budget_left(&b, o, nodes, iters, t0, tl);
+		rc = build_solve(&m, in, &b, exact, cap, &w, b.time_limit, res, &info, err);
+		nodes += res->nodes;
+		iters += res->iters;
 	}
 	if (!rc && res->status == SB_LP_INFEASIBLE && info.ub_claimed) {
 		/* infeasible below the caller's makespan: either the instance
@@ -1503,8 +1530,10 @@ static int milp_solve(const struct sb_dag_inst *in, const struct sb_dag_milp_opt
 		 * schedule of this model */
 		sb_lp_result_release(res);
 		mdl_release(&m);
-		rc = build_solve(&m, in, o, exact, INFINITY, &w,
-				 sb_max(tl - (sb_now() - t0), 1e-3), res, &info, err);
+		budget_left(&b, o, nodes, iters, t0, tl);
+		rc = build_solve(&m, in, &b, exact, INFINITY, &w, b.time_limit, res, &info, err);
+		nodes += res->nodes;
+		iters += res->iters;
 		if (!rc && res->status != SB_LP_INFEASIBLE) {
 			sb_lp_result_release(res);
 			res->status = SB_LP_ERROR;
@@ -1514,7 +1543,10 @@ static int milp_solve(const struct sb_dag_inst *in, const struct sb_dag_milp_opt
 					model, in->name ? in->name : "", o->inc_makespan);
 		}
 	}
+	res->nodes = nodes;
+	res->iters = iters;
 out:
+	res->seconds = sb_now() - t0;
 	warm_release(&w);
 	mdl_release(&m);
 	return rc;
@@ -1549,7 +1581,7 @@ int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
 	double total = 0, cp;
 	struct sb_lp *lp = NULL;
 	int *ri = NULL, cc, ncap = 0, nn;
-	double *rv = NULL;
+	double *rv = NULL, t0 = sb_now();
 	char name[64];
 
 	memset(res, 0, sizeof *res);
@@ -1661,8 +1693,11 @@ int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
 			snprintf(name, sizeof name, "prec_%d_%d", v, wv);
 			sb_lp_add_row(lp, name, p[v], SB_LP_INF, nn, ri, rv);
 		}
-	rc = sb_lp_solve(lp, 0, o && o->time_limit > 0 ? o->time_limit : 60,
+	/* the time limit covers building the model too */
+	rc = sb_lp_solve(lp, 0, sb_max((o && o->time_limit > 0 ? o->time_limit : 60) -
+				       (sb_now() - t0), 1e-3),
 			 o ? o->mip_gap : 0, res, err);
+	res->seconds = sb_now() - t0;
 	if (rc)
 		sb_err_prefix(err, "time-indexed model of '%s': ", in->name ? in->name : "");
 	else

@@ -35,11 +35,19 @@ struct sb_dag_bounds {
 void sb_dag_lower_bounds(const struct sb_dag_inst *in, struct sb_dag_bounds *b);
 
 struct sb_dag_milp_opts {
-	double time_limit;        /* seconds; <= 0 means 60 */
-	long node_limit;          /* branch-and-bound subproblems; 0: none. A
-	                             search stopped by it gives the same result
-	                             on every machine (see enum sb_lp_stop) */
-	long iter_limit;          /* simplex iterations in all; 0: none (same) */
+	/* Limits of one call, whatever it takes inside (the relaxed and
+	 * exact models may solve up to three times: a rejected warm start, a
+	 * check of the caller's makespan). */
+	double time_limit;        /* seconds of wall clock for the whole call,
+	                             model building included; <= 0 means 60.
+	                             A safety net: a result that hit it
+	                             (stopped = SB_LP_STOP_TIME) depends on
+	                             the machine and must not be stored */
+	long node_limit;          /* branch-and-bound subproblems over all
+	                             solves; 0: none. A search stopped by it
+	                             gives the same result on every machine */
+	long iter_limit;          /* simplex iterations over all solves; 0:
+	                             none (deterministic too) */
 	double mip_gap;           /* relative gap at which to stop (0: exact) */
 	const int *inc_place;     /* a schedule to warm-start from (or NULL): */
 	const double *inc_start;  /*   device and start time of every op */

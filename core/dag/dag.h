@@ -106,13 +106,23 @@ double sb_dag_xfer(const struct sb_dag_inst *in, double size, int d, int e);
 /* Placement and planned schedules                                     */
 /* ------------------------------------------------------------------ */
 
+enum sb_dag_plan_kind {
+	SB_DAG_PLAN_NONE = 0,
+	SB_DAG_PLAN_SCHEDULE = 1,
+	SB_DAG_PLAN_KEYS = 2,
+};
+
 struct sb_dag_plan {
 	int *place;          /* device of each op (n entries, caller-owned) */
 	/* A partitioner that also plans a full schedule (HEFT, CPOP, ETF...)
-	 * sets has_plan = 1 and fills the planned start and finish time of each
-	 * op in its own model (Sends as pure delays) and plan_makespan. The
-	 * harness validates that planned schedule with sb_dag_check too. */
-	int has_plan;
+	 * sets has_plan = SB_DAG_PLAN_SCHEDULE and fills the planned start and
+	 * finish time of each op in its own model (Sends as pure delays) and
+	 * plan_makespan. The harness validates that planned schedule with
+	 * sb_dag_check too. SB_DAG_PLAN_KEYS: the planned times are only keys
+	 * for a local scheduler (heft-order), not a schedule of any model (the
+	 * authors' HEFT starts an op when its first input arrives); they are
+	 * neither checked nor reported. */
+	int has_plan;     /* enum sb_dag_plan_kind */
 	double *plan_start;  /* n entries, caller-owned */
 	double *plan_finish; /* n entries, caller-owned */
 	double plan_makespan;

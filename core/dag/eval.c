@@ -3,9 +3,16 @@
  * and print its metrics, the lower bounds and the gap as key: value lines.
  *
  *   sb eval dag --graph G.csv --devices D.csv --policy cp+pct [--bound]
- *   sb eval dag --stg F.stg --devices 4 --policy heft [--milp SECONDS]
+ *   sb eval dag --stg F.stg --devices 4 --policy heft [--milp NODES [--milp-time S]]
  *   sb eval dag --etc PREFIX --policy cpop
  *   options: --seed N, --set [part.|sched.]key=value, --schedule-out FILE
+ *
+ * --milp NODES solves the relaxed-send MILP (bound.h) with a budget of
+ * NODES branch-and-bound nodes over all its solves: a deterministic amount
+ * of work, so the bound it prints is the same on every machine. The clock
+ * is only a safety net (--milp-time, default 600 s, for model building and
+ * every solve together); when it ends the search first, milp_stop says
+ * "time" and a warning says that the bound depends on the machine.
  */
 #include "dag.h"
 #include "bound.h"
@@ -95,14 +102,17 @@ static int write_schedule(const char *path, const struct sb_dag_inst *in,
 }
 
 static const char *const value_opts[] = { "--graph", "--devices", "--stg", "--etc", "--milp",
-					   NULL };
+					   "--milp-time", NULL };
+
+#define MILP_TIME_DEFAULT 600.0
 
 int sb_dag_eval(int argc, char **argv)
 {
 	const char *graph = NULL, *devices = NULL, *stg = NULL, *etc = NULL, *policy,
 		   *sched_out;
 	int i, rc, bound;
-	double milp = 0;
+	long milp = 0;
+	double milp_time = 0;
 	unsigned long long seed;
 	struct sb_eval_args ea;
 	struct sb_dag_inst in;
@@ -131,11 +141,19 @@ int sb_dag_eval(int argc, char **argv)
 		else if (!strcmp(a, "--devices")) devices = v;
 		else if (!strcmp(a, "--stg")) stg = v;
 		else if (!strcmp(a, "--etc")) etc = v;
-		else {
+		else if (!strcmp(a, "--milp")) {
 			char *end;
-			milp = strtod(v, &end);
-			if (*end || !(milp > 0))
-				return usage_err("--milp '%s': expected a time limit in seconds", v);
+			errno = 0;
+			milp = strtol(v, &end, 10);
+			if (*end || end == v || errno || milp < 1 || milp > 1000000000L)
+				return usage_err("--milp '%s': expected a node budget, an "
+						 "integer in 1..1e9", v);
+		} else {
+			char *end;
+			milp_time = strtod(v, &end);
+			if (*end || end == v || !(milp_time > 0) || !(milp_time <= 1e6))
+				return usage_err("--milp-time '%s': expected seconds in (0, 1e6]",
+						 v);
 		}
 	}
 	if (sb_eval_args_finish(&ea, &err))
@@ -144,6 +162,11 @@ int sb_dag_eval(int argc, char **argv)
 	sched_out = ea.schedule_out;
 	seed = ea.seed;
 	bound = ea.bound || milp > 0;
+	if (milp_time > 0 && !milp)
+		return usage_err("%s", "--milp-time is the safety net of --milp NODES: give "
+				 "--milp too");
+	if (!(milp_time > 0))
+		milp_time = MILP_TIME_DEFAULT;
 	if (sb_dag_combo_parse(&combo, policy, &err)) {
 		sb_err_print(&err);
 		return SB_EXIT_INPUT;
@@ -207,7 +230,8 @@ int sb_dag_eval(int argc, char **argv)
 		struct sb_dag_milp_opts mo;
 		struct sb_lp_result lr;
 		memset(&mo, 0, sizeof mo);
-		mo.time_limit = milp;
+		mo.node_limit = milp;
+		mo.time_limit = milp_time;
 		mo.inc_place = place;
 		mo.inc_start = start;
 		mo.inc_makespan = m.makespan;
@@ -216,8 +240,16 @@ int sb_dag_eval(int argc, char **argv)
 			sb_err_print(&err);
 			goto out;
 		}
-		printf("milp_status: %s\nmilp_bound: %.10g\nmilp_best: %.10g\nmilp_seconds: %.3f\n"
-		       "gap_milp: %.6f\n", sb_lp_status_name(lr.status), lr.bound, lr.obj,
+		if (lr.stopped == SB_LP_STOP_TIME)
+			fprintf(stderr, "warning: eval dag: the MILP reached its wall-clock "
+				"safety net (--milp-time %g s) after %ld of its %ld nodes: "
+				"milp_bound is a valid bound, but another machine or load "
+				"would give another one (lower --milp for a bound that is "
+				"the same everywhere)\n", milp_time, lr.nodes, milp);
+		printf("milp_status: %s\nmilp_stop: %s\nmilp_nodes: %ld\nmilp_node_budget: %ld\n"
+		       "milp_bound: %.10g\nmilp_best: %.10g\nmilp_seconds: %.3f\n"
+		       "gap_milp: %.6f\n", sb_lp_status_name(lr.status),
+		       sb_lp_stop_name(lr.stopped), lr.nodes, milp, lr.bound, lr.obj,
 		       lr.seconds, m.makespan / lr.bound);
 		sb_lp_result_release(&lr);
 	}

@@ -32,7 +32,9 @@ const struct sb_family sb_family_dag = {
 	.desc = "placement and per-device order of a dataflow graph on heterogeneous devices",
 	.roles = roles,
 	.eval_usage = "(--graph G.csv --devices D.csv | --stg F.stg --devices N | --etc PREFIX) "
-		      "[--milp SECONDS]",
+		      "[--milp NODES [--milp-time SECONDS]] (NODES: branch-and-bound node "
+		      "budget of the MILP bound, deterministic; SECONDS: wall-clock safety "
+		      "net, default 600, reported when hit)",
 	.eval = sb_dag_eval,
 	.list = list,
 };

@@ -101,7 +101,7 @@ int sb_dag_run_combo_start(const struct sb_dag_inst *in, const struct sb_dag_com
 			SB_BUG("partitioner %s left op %d unplaced", c->part->name, d);
 	sb_dag_exec_build(&x, in, plan.place);
 	m->plan_makespan = NAN;
-	if (plan.has_plan) {
+	if (plan.has_plan == SB_DAG_PLAN_SCHEDULE) {
 		double *scratch = SB_NEW(double, x.nsend);
 		sb_dag_schedule_of_plan(&sch, &x, &plan, scratch);
 		rc = sb_dag_check(in, &sch, err);

@@ -135,15 +135,19 @@ int sb_dag_exp_layered(const struct sb_exp_ctx *c, struct sb_dag_inst *in,
 	return 0;
 }
 
-void sb_dag_exp_warn_time_stop(const struct sb_exp_ctx *c, int point, const char *model,
-			      const struct sb_lp_result *lr)
+int sb_dag_exp_no_time_stop(const struct sb_exp_ctx *c, int point, const char *model,
+			    const struct sb_lp_result *lr, const char *time_param,
+			    const char *limit_param, struct sb_err *err)
 {
 	if (lr->stopped != SB_LP_STOP_TIME)
-		return;
-	fprintf(stderr, "warning: %s: point %d: the %s stopped at its time limit after "
-		"%ld nodes, before its node limit: this row depends on the machine "
-		"(raise the time limit or lower the node limit)\n",
-		c->exp->name, point, model, lr->nodes);
+		return 0;
+	return sb_err_set(err, SB_EXIT_RUN,
+			  "%s: point %d: the %s stopped at its wall-clock safety net (%s = "
+			  "%g s) after %ld nodes and %ld simplex iterations, before its "
+			  "deterministic limit: its result would depend on the machine's "
+			  "load and is not stored (raise %s or lower %s)", c->exp->name, point,
+			  model, time_param, sb_opts_get(&c->opts, time_param), lr->nodes,
+			  lr->iters, time_param, limit_param);
 }
 
 void sb_dag_exp_set_devices(struct sb_dag_inst *in, const struct sb_devices *dev)

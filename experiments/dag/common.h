@@ -67,12 +67,14 @@ int sb_dag_exp_run_start(const struct sb_exp_ctx *c, const struct sb_dag_inst *i
 int sb_dag_exp_layered(const struct sb_exp_ctx *c, struct sb_dag_inst *in,
 		      int levels, double p, uint64_t inst_key, struct sb_err *err);
 
+/* 0, or SB_EXIT_RUN when a GLPK solve of point `point` stopped at its
+ * wall-clock safety net (param time_param) before its deterministic limit
+ * (param limit_param): such a row would depend on the machine and its
+ * load, so it is never stored. */
+int sb_dag_exp_no_time_stop(const struct sb_exp_ctx *c, int point, const char *model,
+			    const struct sb_lp_result *lr, const char *time_param,
+			    const char *limit_param, struct sb_err *err);
 /* Replace the devices of `in` by a copy of `dev`. */
-/* A GLPK solve of point `point` stopped at its wall-clock time limit
- * rather than its node limit: its row depends on the machine. Says so on
- * stderr (nothing for other stops). */
-void sb_dag_exp_warn_time_stop(const struct sb_exp_ctx *c, int point, const char *model,
-			      const struct sb_lp_result *lr);
 void sb_dag_exp_set_devices(struct sb_dag_inst *in, const struct sb_devices *dev);
 
 /* The paper's 50-device file under c->data_dir: loaded into dev (and

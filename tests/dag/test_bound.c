@@ -587,6 +587,44 @@ Test(dagbound, time_limit_is_honest)
 	sb_dag_inst_release(&in);
 }
 
+/* A node budget is a deterministic amount of work: two solves give the
+ * same status, incumbent, bound and node count, within the budget, and the
+ * reported time covers the whole call. */
+Test(dagbound, node_budget_is_deterministic)
+{
+	struct gen gp = { .n = 22, .ndev = 4, .edge_p = 0.15, .send_ops = 1 };
+	struct sb_dag_inst in;
+	struct sb_dag_milp_opts o;
+	struct sb_lp_result r1, r2;
+	struct sb_err err;
+	int place[32];
+	double start[32], inc, t0;
+
+	mk_inst(&in, &gp, 909, 0);
+	inc = serial_schedule(&in, place, start);
+	memset(&o, 0, sizeof o);
+	o.time_limit = 600;
+	o.node_limit = 40;
+	o.inc_place = place;
+	o.inc_start = start;
+	o.inc_makespan = inc;
+	t0 = sb_now();
+	cr_assert_eq(sb_dag_milp_relaxed(&in, &o, &r1, &err), 0, "%s", err.msg);
+	cr_assert(r1.seconds <= sb_now() - t0 + 1e-9);
+	cr_assert_eq(sb_dag_milp_relaxed(&in, &o, &r2, &err), 0, "%s", err.msg);
+	cr_assert_eq(r1.stopped, SB_LP_STOP_NODES, "%s", sb_lp_stop_name(r1.stopped));
+	cr_assert(r1.nodes <= 40 && r1.nodes > 0);
+	cr_assert_eq(r1.status, r2.status);
+	cr_assert_eq(r1.stopped, r2.stopped);
+	cr_assert_eq(r1.nodes, r2.nodes);
+	cr_assert_eq(r1.iters, r2.iters);
+	cr_assert(r1.obj == r2.obj && r1.bound == r2.bound, "%.17g/%.17g vs %.17g/%.17g",
+		  r1.obj, r1.bound, r2.obj, r2.bound);
+	sb_lp_result_release(&r1);
+	sb_lp_result_release(&r2);
+	sb_dag_inst_release(&in);
+}
+
 /* A makespan that belongs to no schedule of the model (here: the relaxed
  * optimum given to the exact model) is reported, not turned into a false
  * "infeasible". */
