@@ -1,0 +1,19 @@
+# tests/sbp/cli.sh - command-line tests of the sbp family: sourced by
+# tests/cli.sh (helpers, $SB and $tmp: tests/clilib.sh), not run on its own.
+echo "cli: sbp ..." >&2
+
+same_points_across_jobs sbp_planners sbp_pipeline
+
+# eval sbp: a plan checked, with the ILP optimum and the gap
+expect 0 "gap_opt: " -- "$SB" eval sbp --model gpt --layers 1 --tokens 2048 --hidden 512 --p 4 --policy greedy --bound
+expect 0 "valid: yes" -- "$SB" eval sbp --model mlp --layers 2 --tokens 1024 --hidden 256 --hierarchy 2x4 --policy elim
+# bad input exits 2 naming what is wrong
+expect 2 "not a registered sbp planner" -- "$SB" eval sbp --model gpt --policy nosuch
+expect 2 "p = 4" -- "$SB" eval sbp --model gpt --p 4 --hierarchy 2x4 --policy greedy
+expect 2 "expected gpt or mlp" -- "$SB" eval sbp --model rnn --policy greedy
+printf 'x input - 64x32\ny conv x 64x32\n' > "$tmp/bad-kind.txt"
+expect 2 "line 2: field 'kind'" -- "$SB" eval sbp --graph "$tmp/bad-kind.txt" --p 2 --policy greedy
+printf 'x input - 64x32\nw variable - 16x16\ny matmul x,w 64x16\n' > "$tmp/bad-shape.txt"
+expect 2 "line 3" -- "$SB" eval sbp --graph "$tmp/bad-shape.txt" --p 2 --policy greedy
+expect 2 "cycle" -- "$SB" eval sbp --model gpt --layers 1 --tokens 1024 --hidden 256 --p 2 --policy tree-dp
+expect 2 "pieces" -- "$SB" run sbp_quota --quick --set pieces=5
