@@ -14,6 +14,60 @@
  *                            integer durations (STG checks)
  *   sb_dag_bruteforce_*      enumeration for tiny instances, to validate
  *                            the models above
+ *
+ * Files: lb.c (§10.3), milp.c (§10.1, §10.2), timeidx.c (§10.4), brute.c
+ * (enumeration); what they share is in boundutil.c (internal).
+ *
+ * Spec: tfpart.md §2 (model) and §10 (bounds), all [O] (our design; the
+ * paper has no bounds). What is ours beyond the spec text, and why:
+ *   - §10.3 generalised to ETC matrices and to memory: an op's allowed
+ *     devices are those its whole colocation component may use (type,
+ *     finite time) and fits on alone (memory). LB_work is Σ ops / Σ s for
+ *     related machines and Σ min_d t / |D| for an ETC matrix; the class
+ *     refinement is done for every device type.
+ *   - §10.1 is built with one assignment binary per colocation component
+ *     (x_{v,d} := X_{comp(v),d}), which is the spec's model with its
+ *     colocation equalities substituted. The comm rows are the spec's
+ *     pairwise rows plus, per source device d, the aggregated row
+ *     k >= c_min(d) (X_{u,d} - X_{v,d}) (valid, tighter in the LP).
+ *     Valid cuts added (none changes the optimum): C >= closed-form LB
+ *     (asked for), C >= load of each device, heads and tails of each op
+ *     (S_v >= longest fastest-time path into v, C >= S_v + P_v + tail(v)),
+ *     C <= an upper bound UB, and y <= q (the order of two tasks on
+ *     different devices is fixed to 0; several times faster).
+ *   - Big-M: UB is the smallest of the caller's simulator makespan, the
+ *     warm start's makespan and a serial schedule's makespan; each row
+ *     gets its own M = (upper bound on S_a + P_a) - (lower bound on S_b)
+ *     from UB, heads and tails, instead of the spec's single H (same
+ *     integer solutions with C <= UB, tighter LP).
+ *   - GLPK: integrality tolerance 1e-9 and objective tolerance 1e-10
+ *     (big-M rows; the experiments compare makespans with the bound at
+ *     1e-9) and hybrid pseudocost branching (measured several times faster
+ *     than GLPK's default on n = 12..20).
+ *   - §10.2: the consumer row uses Σ_d t_xfer(d,d') x_{u,d} directly (it
+ *     is exact whenever the row is active), so the spec's w variables are
+ *     not needed; Send σ_{u,d'} is active iff z_{u,d'} = 1, and its
+ *     same-device indicator with another task includes z. Big-M as above.
+ *   - Warm start: device labels of the incumbent are permuted within each
+ *     class of identical devices so that it satisfies the symmetry rows.
+ *     For §10.2 only op start times are given, so the Sends are put into
+ *     each device's op order (right after the producer, or as late as the
+ *     consumers allow, whichever is better) and the schedule is re-timed.
+ *   - §10.4 as written, with each op's start restricted to
+ *     [head, horizon - p - tail] (integer longest paths; other starts are
+ *     infeasible anyway), C >= completion of every sink and
+ *     C >= max(critical path, ceil(Σ p / m)).
+ *   - Brute force: enumerate placements (per component, respecting type,
+ *     time and memory), then per placement a depth-first search over the
+ *     execution graph (sb_dag_exec_build: ops and Sends) that appends one
+ *     ready task at a time at its earliest start on its device. Only
+ *     orders with non-decreasing start times are followed (every
+ *     semi-active schedule is reached by sorting it by start time), and a
+ *     branch stops when a device's remaining work cannot beat the best.
+ *
+ * Verified: by tests/test_dagbound.c against the brute force on random
+ * instances (MILP optimum = enumeration), chain = Σ ops / s, §10.4 against
+ * the brute force with free communication.
  */
 #ifndef SB_DAG_BOUND_H
 #define SB_DAG_BOUND_H

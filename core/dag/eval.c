@@ -26,23 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int usage_err(const char *msg, const char *arg)
-{
-	fprintf(stderr, "error: eval dag: ");
-	fprintf(stderr, msg, arg);
-	fputc('\n', stderr);
-	sb_eval_usage(stderr, &sb_family_dag);
-	return SB_EXIT_INPUT;
-}
-
-/* a shared flag's error (its message names "eval dag" already) */
-static int args_err(const struct sb_err *err)
-{
-	sb_err_print(err);
-	sb_eval_usage(stderr, &sb_family_dag);
-	return SB_EXIT_INPUT;
-}
-
 /* --set key=value goes to the partitioner or scheduler that declares the
  * key; a "part." or "sched." prefix picks one explicitly. */
 static int apply_set(const struct sb_dag_combo *c, struct sb_opts *po, struct sb_opts *so,
@@ -132,11 +115,11 @@ int sb_dag_eval(int argc, char **argv)
 		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
 			continue;
 		if (rc)
-			return args_err(&err);
+			return sb_eval_fail_err(&sb_family_dag, &err);
 		if (!sb_eval_known(a, value_opts))
-			return usage_err("unknown option '%s'", a);
+			return sb_eval_fail(&sb_family_dag, "unknown option '%s'", a);
 		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return args_err(&err);
+			return sb_eval_fail_err(&sb_family_dag, &err);
 		if (!strcmp(a, "--graph")) graph = v;
 		else if (!strcmp(a, "--devices")) devices = v;
 		else if (!strcmp(a, "--stg")) stg = v;
@@ -146,24 +129,24 @@ int sb_dag_eval(int argc, char **argv)
 			errno = 0;
 			milp = strtol(v, &end, 10);
 			if (*end || end == v || errno || milp < 1 || milp > 1000000000L)
-				return usage_err("--milp '%s': expected a node budget, an "
+				return sb_eval_fail(&sb_family_dag, "--milp '%s': expected a node budget, an "
 						 "integer in 1..1e9", v);
 		} else {
 			char *end;
 			milp_time = strtod(v, &end);
 			if (*end || end == v || !(milp_time > 0) || !(milp_time <= 1e6))
-				return usage_err("--milp-time '%s': expected seconds in (0, 1e6]",
+				return sb_eval_fail(&sb_family_dag, "--milp-time '%s': expected seconds in (0, 1e6]",
 						 v);
 		}
 	}
 	if (sb_eval_args_finish(&ea, &err))
-		return args_err(&err);
+		return sb_eval_fail_err(&sb_family_dag, &err);
 	policy = ea.policy;
 	sched_out = ea.schedule_out;
 	seed = ea.seed;
 	bound = ea.bound || milp > 0;
 	if (milp_time > 0 && !milp)
-		return usage_err("%s", "--milp-time is the safety net of --milp NODES: give "
+		return sb_eval_fail(&sb_family_dag, "%s", "--milp-time is the safety net of --milp NODES: give "
 				 "--milp too");
 	if (!(milp_time > 0))
 		milp_time = MILP_TIME_DEFAULT;
@@ -185,13 +168,13 @@ int sb_dag_eval(int argc, char **argv)
 		char *end;
 		long nd = devices ? strtol(devices, &end, 10) : 0;
 		if (!devices || *end || nd < 1 || nd > 4096)
-			return usage_err("--stg needs --devices N (1..4096), got '%s'",
+			return sb_eval_fail(&sb_family_dag, "--stg needs --devices N (1..4096), got '%s'",
 					 devices ? devices : "");
 		rc = sb_load_stg(stg, (int)nd, &in, &trailer, &err);
 	} else if (etc && !graph && !stg) {
 		rc = sb_load_etc_prefix(etc, &in, &err);
 	} else {
-		return usage_err("%s", "give one input: --graph + --devices, --stg + --devices, "
+		return sb_eval_fail(&sb_family_dag, "%s", "give one input: --graph + --devices, --stg + --devices, "
 				 "or --etc");
 	}
 	if (rc) {

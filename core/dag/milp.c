@@ -1,542 +1,14 @@
 /*
- * bound.c - lower bounds and exact optima of the dag family.
- *
- * Spec: tfpart.md §2 (model) and §10 (bounds), all [O] (our design; the
- * paper has no bounds). What is ours beyond the spec text, and why:
- *   - §10.3 generalised to ETC matrices and to memory: an op's allowed
- *     devices are those its whole colocation component may use (type,
- *     finite time) and fits on alone (memory). LB_work is Σ ops / Σ s for
- *     related machines and Σ min_d t / |D| for an ETC matrix; the class
- *     refinement is done for every device type.
- *   - §10.1 is built with one assignment binary per colocation component
- *     (x_{v,d} := X_{comp(v),d}), which is the spec's model with its
- *     colocation equalities substituted. The comm rows are the spec's
- *     pairwise rows plus, per source device d, the aggregated row
- *     k >= c_min(d) (X_{u,d} - X_{v,d}) (valid, tighter in the LP).
- *     Valid cuts added (none changes the optimum): C >= closed-form LB
- *     (asked for), C >= load of each device, heads and tails of each op
- *     (S_v >= longest fastest-time path into v, C >= S_v + P_v + tail(v)),
- *     C <= an upper bound UB, and y <= q (the order of two tasks on
- *     different devices is fixed to 0; several times faster).
- *   - Big-M: UB is the smallest of the caller's simulator makespan, the
- *     warm start's makespan and a serial schedule's makespan; each row
- *     gets its own M = (upper bound on S_a + P_a) - (lower bound on S_b)
- *     from UB, heads and tails, instead of the spec's single H (same
- *     integer solutions with C <= UB, tighter LP).
- *   - GLPK: integrality tolerance 1e-9 and objective tolerance 1e-10
- *     (big-M rows; the experiments compare makespans with the bound at
- *     1e-9) and hybrid pseudocost branching (measured several times faster
- *     than GLPK's default on n = 12..20).
- *   - §10.2: the consumer row uses Σ_d t_xfer(d,d') x_{u,d} directly (it
- *     is exact whenever the row is active), so the spec's w variables are
- *     not needed; Send σ_{u,d'} is active iff z_{u,d'} = 1, and its
- *     same-device indicator with another task includes z. Big-M as above.
- *   - Warm start: device labels of the incumbent are permuted within each
- *     class of identical devices so that it satisfies the symmetry rows.
- *     For §10.2 only op start times are given, so the Sends are put into
- *     each device's op order (right after the producer, or as late as the
- *     consumers allow, whichever is better) and the schedule is re-timed.
- *   - §10.4 as written, with each op's start restricted to
- *     [head, horizon - p - tail] (integer longest paths; other starts are
- *     infeasible anyway), C >= completion of every sink and
- *     C >= max(critical path, ceil(Σ p / m)).
- *   - Brute force: enumerate placements (per component, respecting type,
- *     time and memory), then per placement a depth-first search over the
- *     execution graph (sb_dag_exec_build: ops and Sends) that appends one
- *     ready task at a time at its earliest start on its device. Only
- *     orders with non-decreasing start times are followed (every
- *     semi-active schedule is reached by sorting it by start time), and a
- *     branch stops when a device's remaining work cannot beat the best.
- *
- * Verified: by tests/test_dagbound.c against the brute force on random
- * instances (MILP optimum = enumeration), chain = Σ ops / s, §10.4 against
- * the brute force with free communication.
+ * milp.c - the relaxed-send and the exact MILP of the dag family (spec
+ * tfpart.md §10.1 and §10.2, our design [O]; see the design notes in
+ * bound.h), with warm starts, deterministic budgets and honest status.
  */
-#include "bound.h"
-#include "util.h"
+#include "boundutil.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MILP_MAX_N 200    /* beyond this the disjunctive model is hopeless */
-#define EXACT_MAX_N 12
-/* Tight tolerances (big-M rows; the experiments compare makespans with
- * the bound at 1e-9) and pseudocost branching (several times faster than
- * GLPK's default on these models, measured on n = 12..20). */
-static const struct sb_lp_params dag_lp_params = {
-	.tol_int = 1e-9, .tol_obj = 1e-10, .pseudocost = 1,
-};
-
-/* ------------------------------------------------------------------ */
-/* Shared helpers                                                      */
-/* ------------------------------------------------------------------ */
-
-/* Duration of a Send on device d, exactly as sb_dag_exec_build has it. */
-static double send_dur(const struct sb_dag_inst *in, int d)
-{
-	double s = in->dev.speed[d];
-
-	if (in->send_ops <= 0)
-		return 0.0;
-	if (in->etc && !(s > 0))
-		s = 1;
-	return in->send_ops / s;
-}
-
-/* Component k may be placed on d: type, finite times, and its memory
- * alone fits. */
-static int comp_ok(const struct sb_dag_inst *in, const struct sb_dag_comps *c,
-		   int k, int d)
-{
-	return sb_dag_comp_allowed(in, c, k, d) && c->mem[k] <= in->dev.mem[d];
-}
-
-/* ok[k*nd+d] for every component and device. Owned by the caller. */
-static unsigned char *comp_ok_table(const struct sb_dag_inst *in,
-				    const struct sb_dag_comps *c)
-{
-	int nd = in->dev.n, k, d;
-	unsigned char *ok = SB_NEW(unsigned char, (size_t)c->n * nd);
-
-	for (k = 0; k < c->n; k++)
-		for (d = 0; d < nd; d++)
-			ok[(size_t)k * nd + d] = (unsigned char)comp_ok(in, c, k, d);
-	return ok;
-}
-
-/* Fastest allowed time of each op (INFINITY if it has no device). */
-static void fastest_times(const struct sb_dag_inst *in, const unsigned char *ok,
-			  double *tmin)
-{
-	const struct sb_dag *g = &in->g;
-	int nd = in->dev.n, v, d;
-
-	for (v = 0; v < g->n; v++) {
-		double t = INFINITY;
-		for (d = 0; d < nd; d++)
-			if (ok[(size_t)g->comp[v] * nd + d])
-				t = sb_min(t, sb_dag_time(in, v, d));
-		tmin[v] = t;
-	}
-}
-
-/* head[v]: heaviest path into v (excluding v), tail[v]: heaviest path out
- * of v (excluding v), with weights w. Returns the heaviest path. */
-static double heads_tails(const struct sb_dag *g, const double *w, double *head,
-			  double *tail)
-{
-	double best = 0;
-	int i, k;
-
-	for (i = 0; i < g->n; i++) {
-		int v = g->topo[i];
-		double h = 0;
-		for (k = g->pred_off[v]; k < g->pred_off[v + 1]; k++)
-			h = sb_max(h, head[g->pred[k]] + w[g->pred[k]]);
-		head[v] = h;
-	}
-	for (i = g->n - 1; i >= 0; i--) {
-		int v = g->topo[i];
-		double t = 0;
-		for (k = g->succ_off[v]; k < g->succ_off[v + 1]; k++)
-			t = sb_max(t, tail[g->succ[k]] + w[g->succ[k]]);
-		tail[v] = t;
-		best = sb_max(best, head[v] + w[v] + t);
-	}
-	return best;
-}
-
-/* ------------------------------------------------------------------ */
-/* §10.3 closed-form bounds                                            */
-/* ------------------------------------------------------------------ */
-
-void sb_dag_lower_bounds(const struct sb_dag_inst *in, struct sb_dag_bounds *b)
-{
-	const struct sb_dag *g = &in->g;
-	int n = g->n, nd = in->dev.n, v, d, k, i, type;
-	struct sb_dag_comps c;
-	unsigned char *ok;
-	double *tmin, *head, *tail, sum_tmin = 0, sum_ops = 0, sum_speed = 0;
-
-	memset(b, 0, sizeof *b);
-	if (n == 0 || nd == 0) {
-		if (n > 0)
-			b->cp = b->work = b->work_class = b->coloc = b->lb = INFINITY;
-		return;
-	}
-	sb_dag_comps_build(&c, in);
-	ok = comp_ok_table(in, &c);
-	tmin = SB_NEW(double, n);
-	head = SB_NEW(double, n);
-	tail = SB_NEW(double, n);
-	fastest_times(in, ok, tmin);
-	for (v = 0; v < n; v++)
-		if (!isfinite(tmin[v])) {
-			b->cp = b->work = b->work_class = b->coloc = b->lb = INFINITY;
-			goto out;
-		}
-
-	/* LB_cp: precedence serialises a path; each op takes at least its
-	 * fastest time, and communication only adds. */
-	b->cp = heads_tails(g, tmin, head, tail);
-
-	/* LB_work: by time C the devices do at most C * Σ s work (related
-	 * machines); with an ETC matrix each op costs at least tmin on the
-	 * device it runs on, and the devices offer |D| * C time. */
-	for (v = 0; v < n; v++) {
-		sum_tmin += tmin[v];
-		sum_ops += g->ops[v];
-	}
-	for (d = 0; d < nd; d++)
-		sum_speed += in->dev.speed[d];
-	b->work = in->etc ? sum_tmin / nd : sum_ops / sum_speed;
-
-	/* Per device type T: ops that may only run on devices of type T must
-	 * be done by those devices. */
-	for (type = SB_DEV_CPU; type <= SB_DEV_TPU; type++) {
-		double tops = 0, ttime = 0, tspeed = 0;
-		int tcount = 0, any = 0;
-		for (d = 0; d < nd; d++)
-			if (in->dev.type[d] == type) {
-				tcount++;
-				tspeed += in->dev.speed[d];
-			}
-		if (tcount == 0)
-			continue;
-		for (v = 0; v < n; v++) {
-			int only = 1;
-			for (d = 0; d < nd && only; d++)
-				if (ok[(size_t)g->comp[v] * nd + d] && in->dev.type[d] != type)
-					only = 0;
-			if (only) {
-				tops += g->ops[v];
-				ttime += tmin[v];
-				any = 1;
-			}
-		}
-		if (any)
-			b->work_class = sb_max(b->work_class,
-					       in->etc ? ttime / tcount : tops / tspeed);
-	}
-
-	/* LB_coloc: a component runs serially on one device. */
-	for (k = 0; k < c.n; k++) {
-		double best = INFINITY;
-		for (d = 0; d < nd; d++) {
-			double s = 0;
-			if (!ok[(size_t)k * nd + d])
-				continue;
-			for (i = c.off[k]; i < c.off[k + 1]; i++)
-				s += sb_dag_time(in, c.member[i], d);
-			best = sb_min(best, s);
-		}
-		b->coloc = sb_max(b->coloc, best);
-	}
-	b->lb = sb_max(sb_max(b->cp, b->work), sb_max(b->work_class, b->coloc));
-out:
-	sb_free(tmin);
-	sb_free(head);
-	sb_free(tail);
-	sb_free(ok);
-	sb_dag_comps_release(&c);
-}
-
-/* ------------------------------------------------------------------ */
-/* Schedules from device sequences                                     */
-/* ------------------------------------------------------------------ */
-
-/* Topological rank of every task of the execution graph (Kahn, smallest
- * id first among ready tasks is not needed: any order will do). */
-static void exec_rank(const struct sb_dag_exec *x, int *rank)
-{
-	int *indeg = SB_NEW(int, x->ntask), *queue = SB_NEW(int, x->ntask);
-	int head = 0, tail = 0, t, k;
-
-	for (t = 0; t < x->ntask; t++) {
-		indeg[t] = x->indeg[t];
-		if (!indeg[t])
-			queue[tail++] = t;
-	}
-	while (head < tail) {
-		t = queue[head];
-		rank[t] = head++;
-		for (k = x->x_off[t]; k < x->x_off[t + 1]; k++)
-			if (--indeg[x->x_to[k]] == 0)
-				queue[tail++] = x->x_to[k];
-	}
-	SB_ASSERT(tail == x->ntask);
-	sb_free(indeg);
-	sb_free(queue);
-}
-
-struct seqkey {
-	double key;
-	int rank, task;
-};
-
-static int seqkey_cmp(const void *a, const void *b)
-{
-	const struct seqkey *p = a, *q = b;
-	if (p->key != q->key)
-		return p->key < q->key ? -1 : 1;
-	return (p->rank > q->rank) - (p->rank < q->rank);
-}
-
-/*
- * Earliest start of every task of x when each device runs the tasks it
- * hosts in the order of key[] (ties: topological rank). Sends occupy their
- * device only when sends_occupy is set (and Sends have a duration);
- * otherwise they are pure delays. Fills start[] (ntask) and returns the
- * makespan, or -1 if the orders contradict the precedences.
- */
-static double eval_sequences(const struct sb_dag_exec *x, const double *key,
-			     int sends_occupy, double *start)
-{
-	int nt = x->ntask, t, k, i, done = 0;
-	int *rank = SB_NEW(int, nt), *next = SB_NEW(int, nt), *indeg = SB_NEW(int, nt);
-	int *queue = SB_NEW(int, nt), head = 0, tail = 0;
-	struct seqkey *sk = SB_NEW(struct seqkey, nt);
-	int nsk = 0;
-	double ms = 0;
-
-	exec_rank(x, rank);
-	for (t = 0; t < nt; t++) {
-		next[t] = -1;
-		start[t] = 0;
-		indeg[t] = x->indeg[t];
-		if (t < x->n || (sends_occupy && !x->delay_sends))
-			sk[nsk++] = (struct seqkey){ key[t], rank[t], t };
-	}
-	/* device sequences: sort all occupying tasks, then chain per device */
-	qsort(sk, (size_t)nsk, sizeof *sk, seqkey_cmp);
-	{
-		int *last = SB_NEW(int, x->in->dev.n);
-		for (i = 0; i < x->in->dev.n; i++)
-			last[i] = -1;
-		for (i = 0; i < nsk; i++) {
-			int tk = sk[i].task, d = x->dev[tk];
-			if (last[d] >= 0) {
-				next[last[d]] = tk;
-				indeg[tk]++;
-			}
-			last[d] = tk;
-		}
-		sb_free(last);
-	}
-	for (t = 0; t < nt; t++)
-		if (!indeg[t])
-			queue[tail++] = t;
-	while (head < tail) {
-		double f;
-		t = queue[head++];
-		done++;
-		f = start[t] + x->dur[t];
-		ms = sb_max(ms, f);
-		for (k = x->x_off[t]; k < x->x_off[t + 1]; k++) {
-			int v = x->x_to[k];
-			start[v] = sb_max(start[v], f + x->x_delay[k]);
-			if (--indeg[v] == 0)
-				queue[tail++] = v;
-		}
-		if (next[t] >= 0) {
-			int v = next[t];
-			start[v] = sb_max(start[v], f);
-			if (--indeg[v] == 0)
-				queue[tail++] = v;
-		}
-	}
-	sb_free(rank);
-	sb_free(next);
-	sb_free(indeg);
-	sb_free(queue);
-	sb_free(sk);
-	return done == nt ? ms : -1;
-}
-
-/* ------------------------------------------------------------------ */
-/* Brute force                                                         */
-/* ------------------------------------------------------------------ */
-
-struct bf {
-	const struct sb_dag_exec *x;
-	int occupy_sends;
-	int nt, nd;
-	int *missing;
-	double *ready;     /* earliest start from finished predecessors */
-	double *avail;     /* per device */
-	double *rem;       /* unscheduled occupying work per device */
-	unsigned char *done;
-	double best;
-};
-
-static int bf_occupies(const struct bf *s, int t)
-{
-	return t < s->x->n || s->occupy_sends;
-}
-
-static void bf_dfs(struct bf *s, int left, double last_start, double ms)
-{
-	const struct sb_dag_exec *x = s->x;
-	int t, k, d;
-
-	if (left == 0) {
-		if (ms < s->best)
-			s->best = ms;
-		return;
-	}
-	/* bound: every device still has its remaining work to do, none of
-	 * which starts before last_start */
-	for (d = 0; d < s->nd; d++)
-		if (s->rem[d] > 0 &&
-		    sb_max(s->avail[d], last_start) + s->rem[d] >= s->best * (1 - 1e-12))
-			return;
-	for (t = 0; t < s->nt; t++) {
-		double st, f, old_avail = 0, *saved;
-		int occ, nsucc;
-		if (s->done[t] || s->missing[t])
-			continue;
-		occ = bf_occupies(s, t);
-		d = x->dev[t];
-		st = s->ready[t];
-		if (occ)
-			st = sb_max(st, s->avail[d]);
-		if (st < last_start - 1e-12 * (1 + fabs(last_start)))
-			continue;   /* reached again in sorted order */
-		f = st + x->dur[t];
-		if (sb_max(ms, f) >= s->best * (1 - 1e-12))
-			continue;
-		nsucc = x->x_off[t + 1] - x->x_off[t];
-		saved = SB_NEW(double, nsucc);
-		s->done[t] = 1;
-		if (occ) {
-			old_avail = s->avail[d];
-			s->avail[d] = f;
-			s->rem[d] -= x->dur[t];
-		}
-		for (k = x->x_off[t]; k < x->x_off[t + 1]; k++) {
-			int v = x->x_to[k];
-			saved[k - x->x_off[t]] = s->ready[v];
-			s->ready[v] = sb_max(s->ready[v], f + x->x_delay[k]);
-			s->missing[v]--;
-		}
-		bf_dfs(s, left - 1, st, sb_max(ms, f));
-		for (k = x->x_off[t]; k < x->x_off[t + 1]; k++) {
-			int v = x->x_to[k];
-			s->ready[v] = saved[k - x->x_off[t]];
-			s->missing[v]++;
-		}
-		if (occ) {
-			s->avail[d] = old_avail;
-			s->rem[d] += x->dur[t];
-		}
-		s->done[t] = 0;
-		sb_free(saved);
-	}
-}
-
-/* Best semi-active schedule of one placement; improves *best. */
-static void bf_placement(const struct sb_dag_inst *in, const int *place,
-			 int occupy_sends, double *best)
-{
-	struct sb_dag_exec x;
-	struct bf s;
-	int t;
-
-	sb_dag_exec_build(&x, in, place);
-	memset(&s, 0, sizeof s);
-	s.x = &x;
-	s.occupy_sends = occupy_sends && !x.delay_sends;
-	s.nt = x.ntask;
-	s.nd = in->dev.n;
-	s.missing = SB_NEW(int, s.nt);
-	s.ready = SB_NEW(double, s.nt);
-	s.done = SB_NEW(unsigned char, s.nt);
-	s.avail = SB_NEW(double, s.nd);
-	s.rem = SB_NEW(double, s.nd);
-	s.best = *best;
-	for (t = 0; t < s.nt; t++) {
-		s.missing[t] = x.indeg[t];
-		if (bf_occupies(&s, t))
-			s.rem[x.dev[t]] += x.dur[t];
-	}
-	bf_dfs(&s, s.nt, 0, 0);
-	*best = s.best;
-	sb_free(s.missing);
-	sb_free(s.ready);
-	sb_free(s.done);
-	sb_free(s.avail);
-	sb_free(s.rem);
-	sb_dag_exec_release(&x);
-}
-
-struct bfplace {
-	const struct sb_dag_inst *in;
-	const struct sb_dag_comps *c;
-	const unsigned char *ok;
-	int *place;
-	double *free_mem;
-	int occupy_sends;
-	double best;
-};
-
-static void bf_place_rec(struct bfplace *p, int k)
-{
-	int nd = p->in->dev.n, d;
-
-	if (k == p->c->n) {
-		bf_placement(p->in, p->place, p->occupy_sends, &p->best);
-		return;
-	}
-	for (d = 0; d < nd; d++) {
-		if (!p->ok[(size_t)k * nd + d] || p->c->mem[k] > p->free_mem[d])
-			continue;
-		sb_dag_comp_place(p->c, k, d, p->place, p->free_mem);
-		bf_place_rec(p, k + 1);
-		p->free_mem[d] += p->c->mem[k];
-	}
-}
-
-static double bruteforce(const struct sb_dag_inst *in, int occupy_sends)
-{
-	struct sb_dag_comps c;
-	struct bfplace p;
-
-	sb_dag_comps_build(&c, in);
-	memset(&p, 0, sizeof p);
-	p.in = in;
-	p.c = &c;
-	p.ok = comp_ok_table(in, &c);
-	p.place = SB_NEW(int, in->g.n);
-	p.free_mem = SB_NEW(double, in->dev.n);
-	p.occupy_sends = occupy_sends;
-	p.best = INFINITY;
-	sb_dag_free_mem_init(in, p.free_mem);
-	if (in->g.n == 0)
-		p.best = 0;
-	else
-		bf_place_rec(&p, 0);
-	sb_free((void *)p.ok);
-	sb_free(p.place);
-	sb_free(p.free_mem);
-	sb_dag_comps_release(&c);
-	return p.best;
-}
-
-double sb_dag_bruteforce_relaxed(const struct sb_dag_inst *in)
-{
-	if (in->g.n > 9)
-		SB_BUG("bruteforce: n = %d is too large (at most 9)", in->g.n);
-	return bruteforce(in, 0);
-}
-
-double sb_dag_bruteforce_exact(const struct sb_dag_inst *in)
-{
-	if (in->g.n > 7)
-		SB_BUG("bruteforce: n = %d is too large (at most 7)", in->g.n);
-	return bruteforce(in, 1);
-}
 
 /* ------------------------------------------------------------------ */
 /* §10.1 / §10.2 MILP                                                  */
@@ -656,7 +128,7 @@ static double edge_delay(const struct mdl *m, double size, int d, int e)
 {
 	if (d == e)
 		return 0.0;
-	return sb_dag_xfer(m->in, size, d, e) + send_dur(m->in, d);
+	return sb_dag_xfer(m->in, size, d, e) + sb_dag_bnd_send_dur(m->in, d);
 }
 
 static void row_begin(struct mdl *m)
@@ -695,7 +167,7 @@ static int task_scol(const struct mdl *m, int t)
 
 static double task_dur(const struct mdl *m, int t, int d)
 {
-	return t < m->n ? sb_dag_time(m->in, t, d) : send_dur(m->in, d);
+	return t < m->n ? sb_dag_time(m->in, t, d) : sb_dag_bnd_send_dur(m->in, d);
 }
 
 /* Add -P_t (the duration expression) times `sign` to the current row. */
@@ -782,18 +254,18 @@ static void mdl_prepare(struct mdl *m, const struct sb_dag_inst *in, int exact)
 	m->nd = in->dev.n;
 	m->exact = exact;
 	sb_dag_comps_build(&m->c, in);
-	m->ok = comp_ok_table(in, &m->c);
+	m->ok = sb_dag_bnd_comp_ok_table(in, &m->c);
 	m->tmin = SB_NEW(double, m->n);
 	m->head = SB_NEW(double, m->n);
 	m->tail = SB_NEW(double, m->n);
-	fastest_times(in, m->ok, m->tmin);
-	heads_tails(g, m->tmin, m->head, m->tail);
+	sb_dag_bnd_fastest_times(in, m->ok, m->tmin);
+	sb_dag_bnd_heads_tails(g, m->tmin, m->head, m->tail);
 	build_reach(m);
 	build_classes(m);
 	sb_dag_lower_bounds(in, &b);
 	m->lb = b.lb;
 	for (d = 0; d < m->nd; d++)
-		m->max_send = sb_max(m->max_send, send_dur(in, d));
+		m->max_send = sb_max(m->max_send, sb_dag_bnd_send_dur(in, d));
 	for (v = 0; v < m->n; v++) {
 		double tmax = 0;
 		for (d = 0; d < m->nd; d++)
@@ -848,7 +320,7 @@ static void mdl_build(struct mdl *m, int symmetry)
 	m->H = 4 * eps + 1e-9;
 	m->lp = sb_lp_new(m->exact ? "dag-exact" : "dag-relaxed", 1);
 	{
-		struct sb_lp_params par = dag_lp_params;
+		struct sb_lp_params par = sb_dag_bnd_lp_params;
 		par.node_limit = m->node_limit;
 		par.iter_limit = m->iter_limit;
 		sb_lp_set_params(m->lp, &par);
@@ -1070,7 +542,7 @@ static void mdl_build(struct mdl *m, int symmetry)
 						int col = m->xc[(size_t)ku * nd + d];
 						if (col < 0)
 							continue;
-						row_add(m, col, -(send_dur(in, d) +
+						row_add(m, col, -(sb_dag_bnd_send_dur(in, d) +
 								  sb_dag_xfer(in, g->succ_size[i], d, e)));
 					}
 					row_add(m, m->xc[(size_t)kw * nd + e], -M);
@@ -1244,7 +716,7 @@ static double *incumbent_vector(const struct mdl *m, const int *place,
 	for (s = 0; s < m->ns; s++) {
 		int u = m->s_u[s];
 		tst[n + s] = start[u] + tdur[u];   /* inactive: right after u */
-		tdur[n + s] = send_dur(m->in, place[u]);
+		tdur[n + s] = sb_dag_bnd_send_dur(m->in, place[u]);
 		tdev[n + s] = place[u];
 		act[n + s] = 0;
 	}
@@ -1313,7 +785,7 @@ static double exact_incumbent(const struct sb_dag_exec *x, const double *op_star
 				key[t] = sb_max(key[t], late);
 			}
 		}
-		ms = eval_sequences(x, key, 1, tmp);
+		ms = sb_dag_bnd_eval_sequences(x, key, 1, tmp);
 		if (ms >= 0 && (best < 0 || ms < best)) {
 			best = ms;
 			memcpy(start, tmp, sizeof(double) * (size_t)nt);
@@ -1329,30 +801,6 @@ static double exact_incumbent(const struct sb_dag_exec *x, const double *op_star
 /* Solve                                                               */
 /* ------------------------------------------------------------------ */
 
-static void result_infeasible(struct sb_lp_result *res)
-{
-	memset(res, 0, sizeof *res);
-	res->status = SB_LP_INFEASIBLE;
-	res->obj = NAN;
-	res->bound = INFINITY;
-	res->gap = INFINITY;
-}
-
-/* C >= lb is a row of every model, so a search stopped before it proved
- * anything still certifies lb. */
-static void floor_bound(struct sb_lp_result *res, double lb)
-{
-	if (res->status != SB_LP_FEASIBLE && res->status != SB_LP_NOSOLUTION)
-		return;
-	if (!(res->bound >= lb)) {
-		res->bound = lb;
-		if (res->status == SB_LP_FEASIBLE)
-			res->gap = fabs(res->obj - lb) / sb_max(fabs(res->obj), 1e-9);
-	}
-}
-
-/* A warm start: relabelled placement, start time of every task (ops, and
- * for the exact model the Sends of x), and its makespan in the model. */
 struct warm {
 	int have;
 	int *place;
@@ -1447,7 +895,7 @@ static int build_solve(struct mdl *m, const struct sb_dag_inst *in,
 		sb_err_prefix(err, "%s MILP of '%s': ", exact ? "exact-send" : "relaxed-send",
 			      in->name ? in->name : "");
 	else
-		floor_bound(res, m->lb);
+		sb_dag_bnd_floor(res, m->lb);
 	return rc;
 }
 
@@ -1497,7 +945,7 @@ static int milp_solve(const struct sb_dag_inst *in, const struct sb_dag_milp_opt
 				  exact ? EXACT_MAX_N : MILP_MAX_N);
 	mdl_prepare(&m, in, exact);
 	if (!isfinite(m.lb)) {
-		result_infeasible(res);
+		sb_dag_bnd_infeasible(res);
 		goto out;
 	}
 	if (n == 0) {
@@ -1565,147 +1013,3 @@ int sb_dag_milp_exact(const struct sb_dag_inst *in, const struct sb_dag_milp_opt
 	return milp_solve(in, o, in->send_ops > 0, res, err);
 }
 
-/* ------------------------------------------------------------------ */
-/* §10.4 time-indexed P|prec|Cmax                                      */
-/* ------------------------------------------------------------------ */
-
-int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
-			const struct sb_dag_milp_opts *o, struct sb_lp_result *res,
-			struct sb_err *err)
-{
-	const struct sb_dag *g = &in->g;
-	int n = g->n, v, t, k, rc = 0, T;
-	int *p = SB_NEW(int, n), *first = SB_NEW(int, n + 1), *est = SB_NEW(int, n),
-	    *lst = SB_NEW(int, n);
-	double *w = SB_NEW(double, n), *head = SB_NEW(double, n), *tail = SB_NEW(double, n);
-	double total = 0, cp;
-	struct sb_lp *lp = NULL;
-	int *ri = NULL, cc, ncap = 0, nn;
-	double *rv = NULL, t0 = sb_now();
-	char name[64];
-
-	memset(res, 0, sizeof *res);
-	if (nproc < 1) {
-		rc = sb_err_set(err, SB_EXIT_INPUT, "time-indexed model: %d processors", nproc);
-		goto out;
-	}
-	for (v = 0; v < n; v++) {
-		double r = nearbyint(g->ops[v]);
-		if (fabs(g->ops[v] - r) > 1e-9 || r < 0 || r > 1e7) {
-			rc = sb_err_set(err, SB_EXIT_INPUT,
-					"time-indexed model: op %ld: duration %g is not a "
-					"small non-negative integer", g->ext_id[v], g->ops[v]);
-			goto out;
-		}
-		p[v] = (int)r;
-		w[v] = r;
-		total += r;
-	}
-	if (horizon <= 0)
-		horizon = (int)total;
-	T = horizon;
-	cp = heads_tails(g, w, head, tail);
-	if (cp > T) {
-		result_infeasible(res);
-		goto out;
-	}
-	if ((double)n * (T + 1) > 2e6) {
-		rc = sb_err_set(err, SB_EXIT_INPUT,
-				"time-indexed model too large (%d ops x horizon %d)", n, T);
-		goto out;
-	}
-	lp = sb_lp_new("p-prec-cmax", 1);
-	{
-		struct sb_lp_params par = dag_lp_params;
-		par.node_limit = o ? o->node_limit : 0;
-		par.iter_limit = o ? o->iter_limit : 0;
-		sb_lp_set_params(lp, &par);
-	}
-	cc = sb_lp_add_col(lp, "C", SB_LP_CONT,
-			   sb_max(cp, ceil(total / nproc - 1e-9)), T, 1);
-	/* x_{v,t} = 1: v starts at t, t in [head, T - p - tail] */
-	for (v = 0; v < n; v++) {
-		est[v] = (int)head[v];
-		lst[v] = T - p[v] - (int)tail[v];
-		first[v] = sb_lp_ncols(lp);
-		for (t = est[v]; t <= lst[v]; t++) {
-			snprintf(name, sizeof name, "x_%d_%d", v, t);
-			sb_lp_add_col(lp, name, SB_LP_BIN, 0, 1, 0);
-		}
-	}
-	first[n] = sb_lp_ncols(lp);
-	ncap = n * (T + 2) + 2;
-	ri = SB_NEW(int, ncap);
-	rv = SB_NEW(double, ncap);
-	for (v = 0; v < n; v++) {
-		nn = 0;
-		for (t = est[v]; t <= lst[v]; t++) {
-			ri[nn] = first[v] + t - est[v];
-			rv[nn++] = 1;
-		}
-		snprintf(name, sizeof name, "once_%d", v);
-		sb_lp_add_row(lp, name, 1, 1, nn, ri, rv);
-		/* C >= Σ (t + p_v) x_{v,t} (sinks; the others follow) */
-		if (g->succ_off[v + 1] == g->succ_off[v]) {
-			nn = 0;
-			ri[nn] = cc;
-			rv[nn++] = 1;
-			for (t = est[v]; t <= lst[v]; t++) {
-				ri[nn] = first[v] + t - est[v];
-				rv[nn++] = -(double)(t + p[v]);
-			}
-			snprintf(name, sizeof name, "cmax_%d", v);
-			sb_lp_add_row(lp, name, 0, SB_LP_INF, nn, ri, rv);
-		}
-	}
-	/* at most nproc ops running in [t, t+1) */
-	for (t = 0; t < T; t++) {
-		nn = 0;
-		for (v = 0; v < n; v++) {
-			int a = t - p[v] + 1, b = t;
-			if (a < est[v])
-				a = est[v];
-			if (b > lst[v])
-				b = lst[v];
-			for (k = a; k <= b; k++) {
-				ri[nn] = first[v] + k - est[v];
-				rv[nn++] = 1;
-			}
-		}
-		if (nn > nproc) {
-			snprintf(name, sizeof name, "cap_%d", t);
-			sb_lp_add_row(lp, name, -SB_LP_INF, nproc, nn, ri, rv);
-		}
-	}
-	/* Σ t x_{w,t} >= Σ t x_{v,t} + p_v */
-	for (v = 0; v < n; v++)
-		for (k = g->succ_off[v]; k < g->succ_off[v + 1]; k++) {
-			int wv = g->succ[k];
-			nn = 0;
-			for (t = est[wv]; t <= lst[wv]; t++) {
-				ri[nn] = first[wv] + t - est[wv];
-				rv[nn++] = t;
-			}
-			for (t = est[v]; t <= lst[v]; t++) {
-				ri[nn] = first[v] + t - est[v];
-				rv[nn++] = -t;
-			}
-			snprintf(name, sizeof name, "prec_%d_%d", v, wv);
-			sb_lp_add_row(lp, name, p[v], SB_LP_INF, nn, ri, rv);
-		}
-	/* the time limit covers building the model too */
-	rc = sb_lp_solve(lp, 0, sb_max((o && o->time_limit > 0 ? o->time_limit : 60) -
-				       (sb_now() - t0), 1e-3),
-			 o ? o->mip_gap : 0, res, err);
-	res->seconds = sb_now() - t0;
-	if (rc)
-		sb_err_prefix(err, "time-indexed model of '%s': ", in->name ? in->name : "");
-	else
-		floor_bound(res, sb_max(cp, ceil(total / nproc - 1e-9)));
-out:
-	sb_lp_free(lp);
-	sb_free(p); sb_free(first); sb_free(est); sb_free(lst);
-	sb_free(w); sb_free(head); sb_free(tail);
-	sb_free(ri); sb_free(rv);
-	return rc;
-}
