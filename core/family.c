@@ -6,6 +6,7 @@
 #include "family.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,5 +82,35 @@ int sb_eval_known(const char *a, const char *const *list)
 	for (; *list; list++)
 		if (!strcmp(a, *list))
 			return 1;
+	return 0;
+}
+
+int sb_eval_fail(const struct sb_family *f, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "error: eval %s: ", f->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	sb_eval_usage(stderr, f);
+	return SB_EXIT_INPUT;
+}
+
+int sb_eval_fail_err(const struct sb_family *f, const struct sb_err *err)
+{
+	sb_err_print(err);
+	sb_eval_usage(stderr, f);
+	return SB_EXIT_INPUT;
+}
+
+int sb_eval_num(const struct sb_family *f, const char *opt, const char *v, double lo,
+		double hi, double *out)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (end == v || *end || !(x >= lo && x <= hi))
+		return sb_eval_fail(f, "%s '%s': expected a number in [%g, %g]", opt, v, lo, hi);
+	*out = x;
 	return 0;
 }

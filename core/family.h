@@ -70,6 +70,19 @@ const char *sb_eval_value(int argc, char **argv, int *i, struct sb_err *err);
 /* Is option a one of the NULL-terminated list? (a family's own options) */
 int sb_eval_known(const char *a, const char *const *list);
 
+/* "error: eval FAMILY: <message>" and the family's usage line on stderr;
+ * returns SB_EXIT_INPUT. */
+int sb_eval_fail(const struct sb_family *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A shared flag's error (its message names "eval FAMILY" already) and the
+ * usage line; returns SB_EXIT_INPUT. */
+int sb_eval_fail_err(const struct sb_family *f, const struct sb_err *err);
+/* The whole of v as a number in [lo, hi] into *out: 0, or SB_EXIT_INPUT
+ * after sb_eval_fail naming the option ("--load 'x': expected a number in
+ * [0.01, 10]"). */
+int sb_eval_num(const struct sb_family *f, const char *opt, const char *v, double lo,
+		double hi, double *out);
+
 /* The usage text of `sb eval FAMILY`: "usage: sb eval FAMILY <eval_usage>
  * --policy NAME [--bound] [--seed N] [--set key=value]... [--schedule-out F]". */
 void sb_eval_usage(FILE *out, const struct sb_family *f);

@@ -26,36 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int usage(const char *msg, const char *arg)
-{
-	fprintf(stderr, "error: eval cluster: ");
-	fprintf(stderr, msg, arg);
-	fputc('\n', stderr);
-	sb_eval_usage(stderr, &sb_family_cluster);
-	return SB_EXIT_INPUT;
-}
-
-/* a shared flag's error (its message names "eval cluster" already) */
-static int args_err(const struct sb_err *err)
-{
-	sb_err_print(err);
-	sb_eval_usage(stderr, &sb_family_cluster);
-	return SB_EXIT_INPUT;
-}
-
-static int num(const char *opt, const char *v, double lo, double hi, double *out)
-{
-	char *end;
-	double x = strtod(v, &end);
-	if (*end || !(x >= lo && x <= hi)) {
-		fprintf(stderr, "error: eval cluster: %s '%s': expected a number in [%g, %g]\n",
-			opt, v, lo, hi);
-		return SB_EXIT_INPUT;
-	}
-	*out = x;
-	return 0;
-}
-
 /* --set goes to the scheduler or placer that declares the key; "sched."
  * or "place." picks one explicitly. */
 static int apply_set(const struct sb_cluster_combo *c, struct sb_opts *so, struct sb_opts *po,
@@ -114,43 +84,43 @@ int sb_cluster_eval(int argc, char **argv)
 		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
 			continue;
 		if (rc)
-			return args_err(&err);
+			return sb_eval_fail_err(&sb_family_cluster, &err);
 		if (!strcmp(a, "--additive")) { additive = 1; continue; }
 		if (!strcmp(a, "--replay")) { replay = 1; continue; }
 		if (!sb_eval_known(a, value_opts))
-			return usage("unknown option '%s'", a);
+			return sb_eval_fail(&sb_family_cluster, "unknown option '%s'", a);
 		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return args_err(&err);
+			return sb_eval_fail_err(&sb_family_cluster, &err);
 		if (!strcmp(a, "--jobs")) jobs = v;
 		else if (!strcmp(a, "--tiresias")) tir = v;
 		else if (!strcmp(a, "--philly")) phil = v;
 		else if (!strcmp(a, "--cluster")) cname = v;
 		else if (!strcmp(a, "--history")) hist = v;
 		else if (!strcmp(a, "--w1")) {
-			if (num(a, v, 1, 1e7, &x)) return SB_EXIT_INPUT;
+			if (sb_eval_num(&sb_family_cluster, a, v, 1, 1e7, &x)) return SB_EXIT_INPUT;
 			w1 = (int)x;
 		} else if (!strcmp(a, "--load")) {
-			if (num(a, v, 0.01, 10, &load)) return SB_EXIT_INPUT;
+			if (sb_eval_num(&sb_family_cluster, a, v, 0.01, 10, &load)) return SB_EXIT_INPUT;
 		} else if (!strcmp(a, "--b-out")) {
-			if (num(a, v, 1e-6, 1e6, &bout)) return SB_EXIT_INPUT;
+			if (sb_eval_num(&sb_family_cluster, a, v, 1e-6, 1e6, &bout)) return SB_EXIT_INPUT;
 		} else if (!strcmp(a, "--restart")) {
-			if (num(a, v, 0, 1e6, &restart)) return SB_EXIT_INPUT;
+			if (sb_eval_num(&sb_family_cluster, a, v, 0, 1e6, &restart)) return SB_EXIT_INPUT;
 		} else {
-			if (num(a, v, 0, 0.99, &warmup)) return SB_EXIT_INPUT;
+			if (sb_eval_num(&sb_family_cluster, a, v, 0, 0.99, &warmup)) return SB_EXIT_INPUT;
 		}
 	}
 	if (sb_eval_args_finish(&ea, &err))
-		return args_err(&err);
+		return sb_eval_fail_err(&sb_family_cluster, &err);
 	policy = ea.policy;
 	seg_out = ea.schedule_out;
 	seed = ea.seed;
 	bound = ea.bound;
 	if ((jobs != NULL) + (tir != NULL) + (phil != NULL) + (w1 > 0) != 1)
-		return usage("%s", "give one job set: --jobs, --w1, --tiresias or --philly");
+		return sb_eval_fail(&sb_family_cluster, "%s", "give one job set: --jobs, --w1, --tiresias or --philly");
 	/* --load scales the arrivals of a generated (--w1) or resampled (--philly)
 	 * job set; a job file or the Tiresias trace keeps its own arrivals */
 	if (load > 0 && (jobs || tir))
-		return usage("--load applies to --w1 and --philly, not to %s: the file's arrivals "
+		return sb_eval_fail(&sb_family_cluster, "--load applies to --w1 and --philly, not to %s: the file's arrivals "
 			     "are used as they are", jobs ? "--jobs" : "--tiresias");
 	if (sb_cluster_named(cname, &cl, &err) ||
 	    sb_cluster_combo_parse(&combo, policy, &err)) {

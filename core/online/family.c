@@ -28,15 +28,6 @@ static void list(FILE *out)
 	}
 }
 
-static int usage(const char *msg, const char *arg)
-{
-	fprintf(stderr, "error: eval online: ");
-	fprintf(stderr, msg, arg);
-	fputc('\n', stderr);
-	sb_eval_usage(stderr, &sb_family_online);
-	return SB_EXIT_INPUT;
-}
-
 static const char *const value_opts[] = { "--T", "--C", "--D", "--M", "--ul", "--gen",
 					  "--buyers", NULL };
 
@@ -75,9 +66,9 @@ int sb_online_eval(int argc, char **argv)
 		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
 			continue;
 		if (rc || !sb_eval_known(a, value_opts))
-			return rc ? usage("%s", err.msg) : usage("unknown option '%s'", a);
+			return rc ? sb_eval_fail_err(&sb_family_online, &err) : sb_eval_fail(&sb_family_online, "unknown option '%s'", a);
 		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return usage("%s", err.msg);
+			return sb_eval_fail_err(&sb_family_online, &err);
 		if (!strcmp(a, "--T"))
 			rc = int_opt(a, v, 1, SB_ONLINE_MAXT, &T);
 		else if (!strcmp(a, "--C"))
@@ -89,10 +80,10 @@ int sb_online_eval(int argc, char **argv)
 		else if (!strcmp(a, "--ul")) {
 			ul = strtod(v, &end);
 			if (!*v || *end || !(ul > 1) || ul > SB_ONLINE_MAXRATIO)
-				return usage("--ul '%s': expected U/L in (1, 1e6]", v);
+				return sb_eval_fail(&sb_family_online, "--ul '%s': expected U/L in (1, 1e6]", v);
 		} else if (!strcmp(a, "--gen")) {
 			if (strcmp(v, "rand") && strcmp(v, "logrand") && strcmp(v, "staircase"))
-				return usage("--gen '%s': expected rand, logrand or staircase", v);
+				return sb_eval_fail(&sb_family_online, "--gen '%s': expected rand, logrand or staircase", v);
 			kind = v;
 		} else {
 			buyers = v;
@@ -101,16 +92,16 @@ int sb_online_eval(int argc, char **argv)
 			return rc;
 	}
 	if (sb_eval_args_finish(&ea, &err))
-		return usage("%s", err.msg);
+		return sb_eval_fail_err(&sb_family_online, &err);
 	if (!(p = sb_online_policy_find(ea.policy)))
-		return usage("'%s' is not a registered online policy", ea.policy);
+		return sb_eval_fail(&sb_family_online, "'%s' is not a registered online policy", ea.policy);
 	sb_opts_defaults(&o, p->params);
 	for (i = 0; i < ea.nset; i++)
 		if (sb_opts_set(&o, p->params, ea.sets[i], "--set", &err))
-			return usage("%s", err.msg);
+			return sb_eval_fail_err(&sb_family_online, &err);
 	if (buyers) {
 		if (D > C)
-			return usage("--D: largest demand above the capacity%s", "");
+			return sb_eval_fail(&sb_family_online, "--D: largest demand above the capacity%s", "");
 		if ((rc = sb_online_load(buyers, D, 1, ul, &in, &err))) {
 			sb_err_print(&err);
 			return rc;
@@ -119,7 +110,7 @@ int sb_online_eval(int argc, char **argv)
 	}
 	if ((rc = sb_online_game_init(&g, T, C, D, M, 1, ul, &err))) {
 		sb_online_inst_release(&in);
-		return usage("%s", err.msg);
+		return sb_eval_fail_err(&sb_family_online, &err);
 	}
 	gen = sb_rng_stream(ea.seed, 0, 0, SB_RNG_INSTANCE);
 	rng = sb_rng_stream(ea.seed, 0, 0, SB_RNG_POLICY ^ sb_hash_str(p->name));

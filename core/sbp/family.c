@@ -34,33 +34,11 @@ static void list(FILE *out)
 	}
 }
 
-static int usage(const char *msg, const char *arg)
-{
-	fprintf(stderr, "error: eval sbp: ");
-	fprintf(stderr, msg, arg);
-	fputc('\n', stderr);
-	sb_eval_usage(stderr, &sb_family_sbp);
-	return SB_EXIT_INPUT;
-}
-
 static const char *const value_opts[] = {
 	"--model", "--layers", "--tokens", "--seq", "--hidden", "--heads", "--p", "--hierarchy",
 	"--graph", "--penalty", "--cost-ratio", NULL
 };
 static const char *const flag_opts[] = { "--forward-only", NULL };
-
-static int num(const char *opt, const char *v, double lo, double hi, double *out)
-{
-	char *end, buf[160];
-	double x = strtod(v, &end);
-	if (end == v || *end || !(x >= lo && x <= hi)) {
-		snprintf(buf, sizeof buf, "%s '%s': expected a number in [%g, %g]", opt, v, lo, hi);
-		usage("%s", buf);
-		return 1;
-	}
-	*out = x;
-	return 0;
-}
 
 static int write_plan(const char *path, const struct sb_sbp_graph *g, const struct sb_sbp_plan *p,
 		      struct sb_err *err)
@@ -114,49 +92,49 @@ int sb_sbp_eval(int argc, char **argv)
 		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
 			continue;
 		if (rc)
-			return usage("%s", err.msg);
+			return sb_eval_fail_err(&sb_family_sbp, &err);
 		if (sb_eval_known(a, flag_opts)) {
 			fwd_only = 1;
 			continue;
 		}
 		if (!sb_eval_known(a, value_opts))
-			return usage("unknown option '%s'", a);
+			return sb_eval_fail(&sb_family_sbp, "unknown option '%s'", a);
 		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return usage("%s", err.msg);
+			return sb_eval_fail_err(&sb_family_sbp, &err);
 		if (!strcmp(a, "--model"))
 			model = v;
 		else if (!strcmp(a, "--graph"))
 			graph = v;
 		else if (!strcmp(a, "--hierarchy"))
 			hier = v;
-		else if (!strcmp(a, "--layers") ? num(a, v, 1, 256, &layers) :
-			 !strcmp(a, "--tokens") ? num(a, v, 1, 1e9, &tokens) :
-			 !strcmp(a, "--seq") ? num(a, v, 1, 1e9, &seq) :
-			 !strcmp(a, "--hidden") ? num(a, v, 1, 1e6, &hidden) :
-			 !strcmp(a, "--heads") ? num(a, v, 1, 1e5, &heads) :
-			 !strcmp(a, "--p") ? num(a, v, 1, 4096, &P) :
-			 !strcmp(a, "--penalty") ? num(a, v, 1, 3, &penalty) :
-			 num(a, v, 0, 1e6, &ratio))
+		else if (!strcmp(a, "--layers") ? sb_eval_num(&sb_family_sbp, a, v, 1, 256, &layers) :
+			 !strcmp(a, "--tokens") ? sb_eval_num(&sb_family_sbp, a, v, 1, 1e9, &tokens) :
+			 !strcmp(a, "--seq") ? sb_eval_num(&sb_family_sbp, a, v, 1, 1e9, &seq) :
+			 !strcmp(a, "--hidden") ? sb_eval_num(&sb_family_sbp, a, v, 1, 1e6, &hidden) :
+			 !strcmp(a, "--heads") ? sb_eval_num(&sb_family_sbp, a, v, 1, 1e5, &heads) :
+			 !strcmp(a, "--p") ? sb_eval_num(&sb_family_sbp, a, v, 1, 4096, &P) :
+			 !strcmp(a, "--penalty") ? sb_eval_num(&sb_family_sbp, a, v, 1, 3, &penalty) :
+			 sb_eval_num(&sb_family_sbp, a, v, 0, 1e6, &ratio))
 			return SB_EXIT_INPUT;
 	}
 	if (sb_eval_args_finish(&ea, &err))
-		return usage("%s", err.msg);
+		return sb_eval_fail_err(&sb_family_sbp, &err);
 	if (!(p = sb_sbp_planner_find(ea.policy)))
-		return usage("--policy '%s': not a registered sbp planner (sb list sbp)", ea.policy);
+		return sb_eval_fail(&sb_family_sbp, "--policy '%s': not a registered sbp planner (sb list sbp)", ea.policy);
 	if (model && graph)
-		return usage("give one of --model and --graph%s", "");
+		return sb_eval_fail(&sb_family_sbp, "give one of --model and --graph%s", "");
 	if (!hier && P < 0)
 		P = 8;
 	if (hier) {
 		if (sb_sbp_place_parse(&pl, hier, P > 0 ? (int)P : 0, "--hierarchy", &err))
-			return usage("%s", err.msg);
+			return sb_eval_fail_err(&sb_family_sbp, &err);
 	} else {
 		sb_sbp_place_1d(&pl, (int)P);
 	}
 	sb_opts_defaults(&o, p->params);
 	for (i = 0; i < ea.nset; i++)
 		if (sb_opts_set(&o, p->params, ea.sets[i], "--set", &err))
-			return usage("%s", err.msg);
+			return sb_eval_fail_err(&sb_family_sbp, &err);
 	if (graph) {
 		if ((rc = sb_sbp_load_graph(&g, graph, &pl, &err))) {
 			sb_err_print(&err);
@@ -170,7 +148,7 @@ int sb_sbp_eval(int argc, char **argv)
 			int64_t nh = heads > 0 ? (int64_t)heads : h >= 128 ? h / 128 : 1;
 			if (T % s || h % nh) {
 				sb_sbp_graph_release(&g);
-				return usage("--tokens must be a multiple of --seq and --hidden of "
+				return sb_eval_fail(&sb_family_sbp, "--tokens must be a multiple of --seq and --hidden of "
 					     "--heads%s", "");
 			}
 			sb_sbp_build_gpt(&g, (int)layers, T / s, s, h, nh, !fwd_only);
@@ -178,11 +156,11 @@ int sb_sbp_eval(int argc, char **argv)
 			sb_sbp_build_mlp(&g, (int)layers, T, h, !fwd_only);
 		} else {
 			sb_sbp_graph_release(&g);
-			return usage("--model '%s': expected gpt or mlp", model);
+			return sb_eval_fail(&sb_family_sbp, "--model '%s': expected gpt or mlp", model);
 		}
 		if ((rc = sb_sbp_graph_finish(&g, &pl, &err))) {
 			sb_sbp_graph_release(&g);
-			return usage("%s", err.msg);
+			return sb_eval_fail_err(&sb_family_sbp, &err);
 		}
 	}
 	g.penalty = (int)penalty;

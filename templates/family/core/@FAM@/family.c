@@ -27,15 +27,6 @@ static void list(FILE *out)
 	}
 }
 
-static int usage(const char *msg, const char *arg)
-{
-	fprintf(stderr, "error: eval @FAM@: ");
-	fprintf(stderr, msg, arg);
-	fputc('\n', stderr);
-	sb_eval_usage(stderr, &sb_family_@FAM@);
-	return SB_EXIT_INPUT;
-}
-
 static const char *const value_opts[] = { "--n", NULL };
 
 int sb_@FAM@_eval(int argc, char **argv)
@@ -57,21 +48,21 @@ int sb_@FAM@_eval(int argc, char **argv)
 		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
 			continue;
 		if (rc || !sb_eval_known(a, value_opts))
-			return rc ? usage("%s", err.msg) : usage("unknown option '%s'", a);
+			return rc ? sb_eval_fail_err(&sb_family_@FAM@, &err) : sb_eval_fail(&sb_family_@FAM@, "unknown option '%s'", a);
 		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return usage("%s", err.msg);
+			return sb_eval_fail_err(&sb_family_@FAM@, &err);
 		n = strtol(v, &end, 10);
 		if (*end || n < 1 || n > 1000000)
-			return usage("--n '%s': expected 1..1000000 jobs", v);
+			return sb_eval_fail(&sb_family_@FAM@, "--n '%s': expected 1..1000000 jobs", v);
 	}
 	if (sb_eval_args_finish(&ea, &err))
-		return usage("%s", err.msg);
+		return sb_eval_fail_err(&sb_family_@FAM@, &err);
 	if (!(p = sb_@FAM@_policy_find(ea.policy)))
-		return usage("'%s' is not a registered @FAM@ policy", ea.policy);
+		return sb_eval_fail(&sb_family_@FAM@, "'%s' is not a registered @FAM@ policy", ea.policy);
 	sb_opts_defaults(&o, p->params);
 	for (i = 0; i < ea.nset; i++)
 		if (sb_opts_set(&o, p->params, ea.sets[i], "--set", &err))
-			return usage("%s", err.msg);
+			return sb_eval_fail_err(&sb_family_@FAM@, &err);
 	gen = sb_rng_stream(ea.seed, 0, 0, SB_RNG_INSTANCE);
 	rng = sb_rng_stream(ea.seed, 0, 0, SB_RNG_POLICY ^ sb_hash_str(p->name));
 	sb_@FAM@_gen(&in, (int)n, &gen);
