@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXC 8
+#define MAXC 16
 
 struct cond {
 	int col;
