@@ -52,7 +52,7 @@ _Noreturn void sb_bug_at(const char *file, int line, const char *fmt, ...)
 
 /*
  * Allocation. Every allocation of the project goes through these so that a
- * test can make the k-th one fail (sb_alloc_fail_at). sb_malloc & co return
+ * test can make the k-th one fail (sb_mem_fail_at). sb_malloc & co return
  * NULL on failure and are meant for code that reports errors (loaders);
  * sb_x* die with exit code 1 ("out of memory") and are meant for the rest.
  * sb_free(NULL) is a no-op.
@@ -68,9 +68,9 @@ void *sb_xrealloc(void *p, size_t size);
 char *sb_xstrdup(const char *s);
 /* Make the allocation numbered `k` from now (1 = the next one) and every
  * later one fail; k <= 0 switches failure injection off. */
-void sb_alloc_fail_at(long k);
+void sb_mem_fail_at(long k);
 /* Number of allocations made since start (for tests). */
-long sb_alloc_count(void);
+long sb_mem_count(void);
 
 #define SB_NEW(type, n) ((type *)sb_xcalloc((size_t)(n), sizeof(type)))
 

@@ -87,12 +87,12 @@ _Noreturn void sb_bug_at(const char *file, int line, const char *fmt, ...)
 static long alloc_count;
 static long alloc_fail_from;
 
-void sb_alloc_fail_at(long k)
+void sb_mem_fail_at(long k)
 {
 	alloc_fail_from = k > 0 ? alloc_count + k : 0;
 }
 
-long sb_alloc_count(void)
+long sb_mem_count(void)
 {
 	return alloc_count;
 }

@@ -154,12 +154,12 @@ Test(core, heap_orders_by_key_then_insertion)
 Test(core, allocation_failure_injection)
 {
 	void *p;
-	sb_alloc_fail_at(2);
+	sb_mem_fail_at(2);
 	p = sb_malloc(8);
 	cr_assert(p);
 	cr_assert_null(sb_malloc(8));
 	cr_assert_null(sb_calloc(2, 8));
-	sb_alloc_fail_at(0);
+	sb_mem_fail_at(0);
 	sb_free(p);
 	p = sb_malloc(8);
 	cr_assert(p);

@@ -399,9 +399,9 @@ Test(nn, failed_allocations_are_reported)
 
 	for (k = 1; k <= 8; k++) {
 		struct sb_nn *nn;
-		sb_alloc_fail_at(k);
+		sb_mem_fail_at(k);
 		nn = sb_nn_new(2, size, act, &err);
-		sb_alloc_fail_at(0);
+		sb_mem_fail_at(0);
 		if (nn) {
 			sb_nn_free(nn);
 			break;
@@ -409,8 +409,8 @@ Test(nn, failed_allocations_are_reported)
 		cr_assert_eq(err.code, SB_EXIT_RUN);
 	}
 	cr_assert_gt(k, 1, "the first allocation failed yet a net came back");
-	sb_alloc_fail_at(1);
+	sb_mem_fail_at(1);
 	cr_assert_eq(sb_nn_adam_init(&o, 10, 0.1), SB_EXIT_RUN);
-	sb_alloc_fail_at(0);
+	sb_mem_fail_at(0);
 	cr_assert_null(o.m);
 }

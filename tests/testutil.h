@@ -100,9 +100,9 @@ static inline void sb_test_oom_sweep(int (*load)(const char *, struct sb_err *),
 			/* core's fatal allocators print "error: out of memory" */
 			if (!freopen("/dev/null", "w", stderr))
 				_exit(13);
-			sb_alloc_fail_at(k);
+			sb_mem_fail_at(k);
 			rc = load(path, &err);
-			sb_alloc_fail_at(0);
+			sb_mem_fail_at(0);
 			if (rc == SB_EXIT_RUN && strstr(err.msg, "out of memory") &&
 			    !strncmp(err.msg, prefix, strlen(prefix)))
 				_exit(10);

@@ -465,9 +465,9 @@ static int oom_sweep(const char *path)
 			struct sb_jobset js;
 			struct sb_err err = { 0 };
 			int rc;
-			sb_alloc_fail_at(k);
+			sb_mem_fail_at(k);
 			rc = sb_load_jobs_csv(path, &js, &err);
-			sb_alloc_fail_at(0);
+			sb_mem_fail_at(0);
 			if (rc == 0) {
 				int ok = js.n == 3 && js.job[2].iters == 1;
 				sb_jobset_release(&js);
@@ -512,9 +512,9 @@ Test(jobcsv, out_of_memory)
 		struct sb_jobset js;
 		struct sb_err err = { 0 };
 		int rc;
-		sb_alloc_fail_at(k);
+		sb_mem_fail_at(k);
 		rc = sb_load_jobs_csv(p, &js, &err);
-		sb_alloc_fail_at(0);
+		sb_mem_fail_at(0);
 		cr_assert_eq(rc, SB_EXIT_RUN, "k=%d: %s", k, err.msg);
 		sb_jobset_release(&js);
 	}
