@@ -56,6 +56,8 @@
  *     layers; otherwise it carries the same graph linearised along its
  *     own cuts (one layer per stage, cut activations = the tensors that
  *     cross the cut), plan->model;
+ *   - a graph with more antichain states than PD_MAX_STATES_* (DAPPLE's
+ *     GNMT-32: more than 100000) is cut at the loaded chain's states;
  *   - PipeDream's runtime feeds whole minibatches round-robin to the
  *     replicas of a stage; our plans split every microbatch over them
  *     (split-concat), which needs at least one sample per replica. With
@@ -66,8 +68,10 @@
  *     divisor of the batch that is at least that and at least the largest
  *     replica count;
  *   - the plan must then fit our memory model under the schedule it runs
- *     with (1F1B: S - s microbatches in flight on stage s), else
- *     SB_EXIT_RUN.
+ *     with (1F1B: S - s microbatches in flight on stage s); when it does
+ *     not, the DP runs again with upstream's memory constraint (what a
+ *     PipeDream user would do), then (M chosen by the planner) with more,
+ *     smaller microbatches; else SB_EXIT_RUN.
  * ours_chain=1 is our variant before issue #11 (reconstruction, labelled
  * as such): states = the loaded chain's layers only, no division by d,
  * the input activation term always (uncompressed), the memory constraint
@@ -87,7 +91,8 @@ static const struct sb_param params[] = {
 	  "ratio: > 0 adds the activation transfer terms divided by it; 0 (upstream's "
 	  "default): no activation term" },
 	{ "memory_constraint", 0, 0, 1, 1, "1: upstream's --use_memory_constraint with the "
-	  "GPUs' memory; 0 (upstream's default): none (our memory check still applies)" },
+	  "GPUs' memory; 0 (upstream's default): none, and only when the plan does not fit "
+	  "our memory model, again with it" },
 	{ "ours_chain", 0, 0, 1, 1, "1: our variant before issue #11 (reconstruction): the "
 	  "loaded chain only, no per-server division, input activation term and memory "
 	  "check always" },
@@ -158,6 +163,7 @@ static void solve_row(const struct pd *d, const struct level *v, int r, struct c
 {
 	const struct sb_pipeline_states *st = d->st;
 	int N = d->N, nw = v->nw, j, m, k, q, e;
+	double *lastq;
 
 	for (e = 0; e < N * nw; e++) {
 		row[e].t = INFINITY;
@@ -184,53 +190,71 @@ static void solve_row(const struct pd *d, const struct level *v, int r, struct c
 	}
 	if (v->final && r > 0)
 		return;
-	for (m = 1; m < nw; m++)
-		for (j = r + 1; j < N; j++) {
-			struct cell best = row[j * nw + m];
-			for (e = st->anc_off[j]; e < st->anc_off[j + 1]; e++) {
-				double C, P, act, Ok, Oj;
-				int in;
-				k = st->anc_idx[e];
-				if (k < r || (r > 0 && sb_pipeline_states_is_anc(st, k, r - 1)))
-					continue;
-				C = range_comp(d, v, k + 1, j);
-				if (C == INFINITY)
-					continue;
-				P = range(d, st->params, k + 1, j, 1);
-				act = range(d, st->stash, k + 1, j, d->b);
-				in = range_inner(d, v, k + 1, j);
-				Ok = d->b * st->out_act[k];
-				Oj = d->b * st->out_act[j];
+	lastq = SB_NEW(double, nw + 1);
+	/* Upstream loops m, j, k, m'; for one (j, m) the candidates come in
+	 * the same (k, m') order with j outermost, and every row[k] (k < j)
+	 * is final by then, so this order gives the same optimum and the same
+	 * ties, with the per-(j, k) terms computed once. */
+	for (j = r + 1; j < N; j++) {
+		int lo = st->anc_off[j], hi = st->anc_off[j + 1];
+		while (lo < hi) { /* the first ancestor k >= r (ascending list) */
+			int mid = lo + (hi - lo) / 2;
+			if (st->anc_idx[mid] < r)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (e = lo; e < st->anc_off[j + 1]; e++) {
+			double C, P, act, Ok, Oj;
+			int in;
+			k = st->anc_idx[e];
+			/* upstream also skips the k preceding state r-1; they come
+			 * before r - 1 in the topological order, so k >= r already
+			 * excludes them */
+			C = range_comp(d, v, k + 1, j);
+			if (C == INFINITY)
+				continue;
+			P = range(d, st->params, k + 1, j, 1);
+			act = range(d, st->stash, k + 1, j, d->b);
+			in = range_inner(d, v, k + 1, j);
+			Ok = d->b * st->out_act[k];
+			Oj = d->b * st->out_act[j];
+			for (q = 1; q < nw; q++) {
+				double last = (C + 4.0 * (q - 1) * P / (v->bw * q)) / q;
+				if (d->ours) {
+					last = sb_max(last, 2.0 * Ok / (v->bw * q));
+				} else if (d->ratio > 0) {
+					last = sb_max(last, 2.0 * Ok / (v->bw * q) / d->ratio);
+					if (j < N - 1)
+						last = sb_max(last, 2.0 * Oj / (v->bw * q) / d->ratio);
+				}
+				if (d->rcap && q * in > d->rcap)
+					last = INFINITY;
+				lastq[q] = last;
+			}
+			for (m = 1; m < nw; m++) {
+				struct cell *best = &row[j * nw + m];
 				for (q = 1; q <= m; q++) {
 					const struct cell *prev = &row[k * nw + m - q];
-					double last, pt;
+					double pt;
+					if (lastq[q] == INFINITY || prev->t == INFINITY)
+						continue;
 					if (v->memcap > 0 &&
 					    (act + P) * ceil_ratio(nw - (m + 1), q) > v->memcap)
 						continue;
-					if (d->rcap && q * in > d->rcap)
-						continue;
-					last = (C + 4.0 * (q - 1) * P / (v->bw * q)) / q;
-					if (prev->t == INFINITY)
-						continue;
-					pt = sb_max(prev->t, last);
-					if (d->ours) {
-						pt = sb_max(pt, 2.0 * Ok / (v->bw * q));
-					} else if (d->ratio > 0) {
-						pt = sb_max(pt, 2.0 * Ok / (v->bw * q) / d->ratio);
-						if (j < N - 1)
-							pt = sb_max(pt, 2.0 * Oj / (v->bw * q) / d->ratio);
-					}
-					if (best.t > pt) {
-						best.t = pt;
-						best.k = k;
-						best.mleft = m - q;
-						best.mp = q;
-						best.rmax = prev->rmax > q * in ? prev->rmax : q * in;
+					pt = sb_max(prev->t, lastq[q]);
+					if (best->t > pt) {
+						best->t = pt;
+						best->k = k;
+						best->mleft = m - q;
+						best->mp = q;
+						best->rmax = prev->rmax > q * in ? prev->rmax : q * in;
 					}
 				}
 			}
-			row[j * nw + m] = best;
 		}
+	}
+	sb_free(lastq);
 }
 
 /* A stage of one level's solution: states (r, j) on w workers. */
@@ -386,11 +410,11 @@ static int build_stages(const struct sb_pmodel *m, const struct sb_pipeline_stat
  * graph has too many states, or a stage would need more than 64 GPUs.
  */
 static int pd_solve(const struct sb_pmodel *m, const struct sb_pipeline_states *sts,
-		    const struct sb_topo *t, const struct sb_opts *o, double b, int rcap,
-		    struct sb_pipeline_plan *out, struct sb_err *err)
+		    int use_graph, const struct sb_topo *t, const struct sb_opts *o, double b,
+		    int rcap, struct sb_pipeline_plan *out, struct sb_err *err)
 {
 	int ours = (int)sb_opts_get(o, "ours_chain"), memc = (int)sb_opts_get(o, "memory_constraint");
-	int g = hierarchy(t), use_graph = !ours && m->graph, N, r, j, s, rc = 0, S = 0, ntop;
+	int g = hierarchy(t), N, r, j, s, rc = 0, S = 0, ntop;
 	int *keep = NULL;
 	const struct sb_pipeline_states st = *sts;
 	struct pd d;
@@ -544,11 +568,11 @@ out:
  * (M = 0: derived from the plan's replication, see the header); fits
  * our memory model under sc, else SB_EXIT_RUN and out released. */
 static int try_plan(const struct sb_pipeline_problem *pb, const struct sb_pipeline_states *st,
-		    const struct sb_opts *o, const struct sb_pipeline_schedule *sc,
+		    int use_graph, const struct sb_opts *o, const struct sb_pipeline_schedule *sc,
 		    const struct sb_opts *so, double b, int rcap, int M,
 		    struct sb_pipeline_plan *out, struct sb_err *err)
 {
-	int rc = pd_solve(pb->model, st, pb->topo, o, b, rcap, out, err), s, rmax = 1, d;
+	int rc = pd_solve(pb->model, st, use_graph, pb->topo, o, b, rcap, out, err), s, rmax = 1, d;
 	struct sb_pipeline_prefix x;
 	double want;
 	if (rc)
@@ -577,6 +601,23 @@ static int try_plan(const struct sb_pipeline_problem *pb, const struct sb_pipeli
 	return rc;
 }
 
+/* try_plan, and when its plan does not fit our memory model under the
+ * flush, again with upstream's memory constraint (what a PipeDream user
+ * whose plan runs out of memory does) unless it was on already. */
+static int attempt(const struct sb_pipeline_problem *pb, const struct sb_pipeline_states *st,
+		   int use_graph, const struct sb_opts *o, const struct sb_pipeline_schedule *sc,
+		   const struct sb_opts *so, double b, int rcap, int M,
+		   struct sb_pipeline_plan *out, struct sb_err *err)
+{
+	struct sb_opts mc = *o;
+	int rc = try_plan(pb, st, use_graph, o, sc, so, b, rcap, M, out, err);
+	if (rc != SB_EXIT_RUN || sb_opts_get(o, "memory_constraint") > 0)
+		return rc;
+	if (sb_opts_set(&mc, params, "memory_constraint=1", "pipedream", err))
+		return SB_EXIT_RUN;
+	return try_plan(pb, st, use_graph, &mc, sc, so, b, rcap, M, out, err);
+}
+
 static int plan(const struct sb_pipeline_problem *pb, const struct sb_opts *o,
 		struct sb_pipeline_plan *out, struct sb_err *err)
 {
@@ -598,22 +639,29 @@ static int plan(const struct sb_pipeline_problem *pb, const struct sb_opts *o,
 				  "samples", pb->M, pb->batch);
 	rc = sb_pipeline_states_build(m, use_graph, hierarchy(pb->topo) ? PD_MAX_STATES_TWO
 				      : PD_MAX_STATES_FLAT, &st, err);
+	if (rc == SB_EXIT_RUN && use_graph) {
+		/* antichains grow exponentially with the graph's width
+		 * (DAPPLE's GNMT-32 has more than 100000; upstream's Python
+		 * never finishes on it): the loaded chain's cuts instead */
+		use_graph = 0;
+		rc = sb_pipeline_states_build(m, 0, PD_MAX_STATES_FLAT, &st, err);
+	}
 	if (rc)
 		return rc;
 	if (pb->M > 0) {
 		b = pb->batch / pb->M;
-		rc = try_plan(pb, &st, o, sc, &so, b, (int)floor(b + 1e-9), pb->M, out, err);
+		rc = attempt(pb, &st, use_graph, o, sc, &so, b, (int)floor(b + 1e-9), pb->M, out, err);
 		goto out;
 	}
 	b = sb_min(m->pbs > 1 ? m->pbs : 1, pb->batch);
-	rc = try_plan(pb, &st, o, sc, &so, b, 0, 0, out, &first);
+	rc = attempt(pb, &st, use_graph, o, sc, &so, b, 0, 0, out, &first);
 	/* PipeDream's own plan does not fit under the flush: more, smaller
 	 * microbatches (each planned with the replicas it allows) */
 	for (M = 1; rc == SB_EXIT_RUN && M <= pb->batch; M++) {
 		if (sb_pbase_whole(pb->batch) && (long)floor(pb->batch + 0.5) % M)
 			continue;
 		b = pb->batch / M;
-		rc = try_plan(pb, &st, o, sc, &so, b, (int)floor(b + 1e-9), M, out, err);
+		rc = attempt(pb, &st, use_graph, o, sc, &so, b, (int)floor(b + 1e-9), M, out, err);
 	}
 	if (rc == SB_EXIT_RUN)
 		sb_err_set(err, rc, "%s; nor does any other number of microbatches", first.msg);
