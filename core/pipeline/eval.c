@@ -245,6 +245,9 @@ int sb_pipeline_eval(int argc, char **argv)
 	printf("planner: %s\n", pl->name);
 	printf("schedule: %s\n", sc->name);
 	printf("plan: %s\n", buf);
+	if (plan.model)
+		printf("plan_layers: the plan's own linearisation of the graph, one layer per "
+		       "stage (its cuts are not cuts of the loaded chain)\n");
 	printf("batch: %g\n", plan.batch);
 	printf("microbatches: %d\n", plan.M);
 	printf("iteration_time_s: %.9g\n", r.iter_time);
