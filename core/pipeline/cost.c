@@ -35,7 +35,17 @@ void sb_pipeline_plan_release(struct sb_pipeline_plan *p)
 	if (!p)
 		return;
 	sb_free(p->st);
+	if (p->model) {
+		sb_pmodel_release(p->model);
+		sb_free(p->model);
+	}
 	memset(p, 0, sizeof *p);
+}
+
+const struct sb_pmodel *sb_pipeline_plan_model(const struct sb_pipeline_plan *p,
+					   const struct sb_pmodel *m)
+{
+	return p->model ? p->model : m;
 }
 
 int sb_pipeline_plan_validate(const struct sb_pipeline_plan *p, const struct sb_pmodel *m,
@@ -51,6 +61,7 @@ int sb_pipeline_plan_validate(const struct sb_pipeline_plan *p, const struct sb_
 	if (!(p->batch >= (double)p->copies * p->M))
 		return sb_err_set(err, SB_EXIT_INPUT, "plan (%s): batch %g < copies x M = %d",
 				  p->planner, p->batch, p->copies * p->M);
+	m = sb_pipeline_plan_model(p, m);
 	used = SB_NEW(unsigned char, t->n);
 	for (c = 0; c < p->copies && !f; c++) {
 		int next = 0;
@@ -123,6 +134,7 @@ void sb_pipeline_costs_build(struct sb_pipeline_costs *c, const struct sb_pipeli
 	double speed = t->speed > 0 ? t->speed : 1;
 	double kappa = p->kappa > 0 ? p->kappa : 2;
 
+	m = sb_pipeline_plan_model(p, m);
 	memset(c, 0, sizeof *c);
 	c->S = S;
 	c->copies = nc;

@@ -8,6 +8,8 @@
  *   sb eval pipeline --dapple data/dapple/vgg-19-pbs-32.txt --topo 4x4-pcie-10gbe \
  *                    --batch 256 --microbatches 16 --policy sppr+1f1b --bound
  *   sb eval pipeline --pipedream graph.txt --pbs 64 --random-topo 16 --seed 3 ...
+ *   sb eval pipeline --pipedream graph.txt --pbs 64 --topo 4x8:25e9:3e9 ...
+ *                    (4 servers x 8 GPUs, PipeDream's -n 8 4 -b 25e9 3e9)
  *   options: --mem GB, --kappa K, --set [plan.|sched.]key=value,
  *            --schedule-out FILE (the timeline, one line per task or transfer),
  *            --opt (tiny instances: the exact optimum of the MILP's plan
@@ -176,8 +178,11 @@ int sb_pipeline_eval(int argc, char **argv)
 		goto fail;
 	if (topo) {
 		rc = sb_topo_named(topo, &t, &err);
-		if (rc)
+		if (rc) {
+			struct sb_err e2 = err;
+			sb_err_set(&err, rc, "eval pipeline: --topo: %s", e2.msg);
 			goto fail;
+		}
 	} else {
 		struct sb_rng rng;
 		sb_rng_seed(&rng, seed, 0);
@@ -240,6 +245,9 @@ int sb_pipeline_eval(int argc, char **argv)
 	printf("planner: %s\n", pl->name);
 	printf("schedule: %s\n", sc->name);
 	printf("plan: %s\n", buf);
+	if (plan.model)
+		printf("plan_layers: the plan's own linearisation of the graph, one layer per "
+		       "stage (its cuts are not cuts of the loaded chain)\n");
 	printf("batch: %g\n", plan.batch);
 	printf("microbatches: %d\n", plan.M);
 	printf("iteration_time_s: %.9g\n", r.iter_time);
@@ -248,10 +256,15 @@ int sb_pipeline_eval(int argc, char **argv)
 	printf("peak_memory_gb: %.6g\n", r.peak_mem / 1e9);
 	printf("fits_memory: %s\n", r.fits ? "yes" : "no");
 	printf("checker: ok\n");
+	if (plan.objective > 0)
+		printf("planner_objective_s: %.12g (the planner's own prediction per minibatch of "
+		       "%g samples)\n", plan.objective, plan.objective_batch);
 	if (bound) {
 		struct sb_pipeline_lb_parts parts;
 		double lbp = sb_pipeline_lb_plan(&plan, &m, &t, &parts);
-		double lb = sb_pipeline_lb_problem(&m, &t, plan.batch, plan.M);
+		/* a plan on its own linearisation of the graph is bounded on it */
+		double lb = sb_pipeline_lb_problem(sb_pipeline_plan_model(&plan, &m), &t, plan.batch,
+						   plan.M);
 		printf("lb_plan_s: %.9g (stages %.6g, links %.6g, one microbatch %.6g)\n", lbp,
 		       parts.stage, parts.link, parts.chain);
 		printf("gap_to_lb_plan: %.6f\n", r.iter_time / lbp - 1);

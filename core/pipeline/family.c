@@ -39,7 +39,8 @@ const struct sb_family sb_family_pipeline = {
 	.desc = "pipeline + data-parallel planning and microbatch scheduling of one iteration",
 	.roles = roles,
 	.eval_usage = "(--model NAME | --dapple FILE | --pipedream FILE --pbs N) "
-		      "(--topo NAME | --random-topo NGPUS) --batch B [--microbatches M] "
+		      "(--topo NAME | --topo SERVERSxGPUS:INTRA[:INTER] | --random-topo NGPUS) "
+		      "--batch B [--microbatches M] "
 		      "[--mem GB] [--kappa K] [--opt]",
 	.eval = sb_pipeline_eval,
 	.list = list,

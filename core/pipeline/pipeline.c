@@ -15,6 +15,10 @@ void sb_pmodel_release(struct sb_pmodel *m)
 	if (!m)
 		return;
 	sb_free(m->layer);
+	if (m->graph) {
+		sb_pgraph_release(m->graph);
+		sb_free(m->graph);
+	}
 	memset(m, 0, sizeof *m);
 }
 

@@ -12,6 +12,7 @@
 
 #include "opts.h"
 #include "sb.h"
+#include <stdint.h>
 #include "registry.h"
 
 /* One layer of the (linearised) model. */
@@ -25,11 +26,28 @@ struct sb_layer {
 	double params;        /* bytes of parameters (fp32 unless stated) */
 };
 
+/*
+ * The operator DAG a measured profile's chain linearises (graph.txt after
+ * PipeDream drops its "Input" sources and "__getitem__" sinks): costs per
+ * sample in the units of struct sb_layer, nodes in file order, successors
+ * in CSR form (off[v]..off[v+1]-1 of succ), and the chain layer holding
+ * each node. Planners that cut the DAG elsewhere than the chain does
+ * (PipeDream's antichains) read it. Owned by its model.
+ */
+struct sb_pgraph {
+	int n;
+	double *fwd, *bwd, *act, *params;
+	int *off, *succ;
+	int *layer;
+};
+
 /* A model: layers in execution order. Owned; sb_pmodel_release. */
 struct sb_pmodel {
 	char name[64];
 	int n;
 	struct sb_layer *layer;
+	struct sb_pgraph *graph; /* measured profiles: the DAG (NULL: the chain
+				    is the whole model) */
 	int pbs;              /* batch size the profile was measured at (1 for
 	                         analytic profiles) */
 	char source[256];     /* "real: <file>" or "analytic: <description>" */
@@ -84,6 +102,13 @@ struct sb_pipeline_plan {
 	                         (2: weights + gradients, 4 with Adam);
 	                         0 means 2 */
 	struct sb_pipeline_stage *st;
+	struct sb_pmodel *model; /* owned: the same DAG linearised along this
+				    plan's cuts, when they are not cuts of the
+				    problem's chain (stages index its layers);
+				    NULL: the problem's model */
+	double objective;     /* the planner's own prediction, seconds per
+				 minibatch of objective_batch samples (0: none) */
+	double objective_batch;
 	char planner[48];     /* who made it */
 	char schedule[32];    /* schedule the planner chose for it ("": the
 	                         planner's default, sb_pipeline_planner.schedule) */
@@ -91,6 +116,10 @@ struct sb_pipeline_plan {
 
 void sb_pipeline_plan_init(struct sb_pipeline_plan *p, int S, int copies);
 void sb_pipeline_plan_release(struct sb_pipeline_plan *p);
+/* The model p's stages index: its own (p->model) or m. Every function
+ * taking a plan and a model resolves it through this. */
+const struct sb_pmodel *sb_pipeline_plan_model(const struct sb_pipeline_plan *p,
+					   const struct sb_pmodel *m);
 /* Structural check against model and topology: layers covered in order by
  * every copy, GPUs distinct and in range, M >= 1, batch divisible into
  * microbatches of at least one sample per replica. 0 or SB_EXIT_INPUT
@@ -303,6 +332,34 @@ struct sb_pipeline_prefix {
 
 void sb_pipeline_prefix_init(struct sb_pipeline_prefix *x, const struct sb_pmodel *m);
 void sb_pipeline_prefix_release(struct sb_pipeline_prefix *x);
+
+void sb_pgraph_release(struct sb_pgraph *g);
+
+/*
+ * The states PipeDream's optimizer cuts a model at (pipeline/antichain.c):
+ * the antichain DAG of m->graph (use_graph and a graph present), else of
+ * the chain of layers (one state per layer). States are in upstream's
+ * topological order; state i covers the down-set down[i] of graph nodes;
+ * sums over it per sample (comp = forward + backward seconds, stash and
+ * params bytes) and the output activation of its augmented antichain;
+ * anc (bit sets) and anc_idx[anc_off[i]..anc_off[i+1]) (ascending) its
+ * transitive predecessors in the antichain DAG. 0; SB_EXIT_RUN with err
+ * beyond max_states. Owned; sb_pipeline_states_release.
+ */
+struct sb_pipeline_states {
+	int n, nodes, words, awords;
+	uint64_t *down, *anc;
+	double *comp, *stash, *params, *out_act;
+	int *anc_off, *anc_idx;
+};
+
+int sb_pipeline_states_build(const struct sb_pmodel *m, int use_graph, int max_states,
+			     struct sb_pipeline_states *st, struct sb_err *err);
+/* 1 if state k precedes state j in the antichain DAG */
+int sb_pipeline_states_is_anc(const struct sb_pipeline_states *st, int k, int j);
+/* 1 if graph node `node` is in the down-set of state s */
+int sb_pipeline_states_has(const struct sb_pipeline_states *st, int s, int node);
+void sb_pipeline_states_release(struct sb_pipeline_states *st);
 
 /*
  * Bytes per GPU of a stage holding layers first..last on r replicas with

@@ -188,7 +188,10 @@ int sb_pipeline_exp_eval(const struct sb_pmodel *m, const struct sb_topo *t,
 	sb_table_set_dbl(out, row, "peak_mem_gb", r.peak_mem / 1e9);
 	{
 		/* every plan with this batch and M is at least this slow */
-		double lb = sb_pipeline_lb_problem(m, t, plan->batch, plan->M);
+		/* a plan on its own linearisation of the graph (plan->model)
+		 * is bounded on that chain */
+		double lb = sb_pipeline_lb_problem(sb_pipeline_plan_model(plan, m), t, plan->batch,
+						   plan->M);
 		sb_table_set_dbl(out, row, "lb", lb);
 		sb_table_set_dbl(out, row, "ratio_lb", r.iter_time / lb);
 		if (r.iter_time < lb * (1 - 1e-9))

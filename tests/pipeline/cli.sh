@@ -15,6 +15,16 @@ expect 2 "unknown analytic model" -- "$SB" eval pipeline --model nosuch --topo c
 expect 2 "config-a" -- "$SB" eval pipeline --model bert-48 --topo nosuch --batch 64 --policy sppr
 expect 2 "'nosuch' is not a parameter of planner sppr" -- "$SB" eval pipeline --model bert-48 --topo config-a --batch 64 --policy sppr --set nosuch=1
 expect 2 "expected a number" -- "$SB" eval pipeline --model bert-48 --topo config-a --batch x --policy sppr
+# --topo SxG:INTRA[:INTER] (PipeDream's -n G S -b INTRA INTER): bad values name the option
+expect 2 "--topo: topology '4x4:25e9': 4 servers need the inter-server bandwidth" -- "$SB" eval pipeline --model vgg19 --topo 4x4:25e9 --batch 64 --policy pipedream
+expect 2 "--topo: .*intra-server bandwidth 'abc'" -- "$SB" eval pipeline --model vgg19 --topo 4x4:abc:3e9 --batch 64 --policy pipedream
+expect 2 "--topo: .*inter-server bandwidth '0'" -- "$SB" eval pipeline --model vgg19 --topo 4x4:25e9:0 --batch 64 --policy pipedream
+expect 2 "--topo: .*expected SERVERSxGPUS" -- "$SB" eval pipeline --model vgg19 --topo 0x4:1e9 --batch 64 --policy pipedream
+expect 2 "--topo: .*512 GPUs, at most 256" -- "$SB" eval pipeline --model vgg19 --topo 8x64:1e9:1e9 --batch 64 --policy pipedream
+expect 2 "--topo: .*one server has no inter-server" -- "$SB" eval pipeline --model vgg19 --topo 1x8:1e9:1e9 --batch 64 --policy pipedream
+# the planner's own objective, upstream's with the per-server division
+expect 0 "planner_objective_s: " -- "$SB" eval pipeline --model vgg19 --topo 4x8:25e9:3e9 --batch 256 --policy pipedream
+expect 0 "topology: 4x8:25e9:3e9 (32 GPUs, 4 servers" -- "$SB" eval pipeline --model vgg19 --topo 4x8:25e9:3e9 --batch 256 --policy pipedream
 printf 'node1 -- Input -- forward_compute_time=0.0, backward_compute_time=0.0, activation_size=4.0, parameter_size=0.0\nnode2 -- Conv -- forward_compute_time=x, backward_compute_time=1.0, activation_size=4.0, parameter_size=8.0\n\tnode1 -- node2\n' > "$tmp/bad-pbs-8.txt"
 expect 2 "$tmp/bad-pbs-8.txt" -- "$SB" eval pipeline --dapple "$tmp/bad-pbs-8.txt" --topo config-a --batch 64 --policy sppr
 expect 1 "no plan\|nothing fits\|does not fit\|cannot" -- "$SB" eval pipeline --model gpt2-xl --topo config-a --batch 64 --policy dp

@@ -15,6 +15,7 @@
 
 #include "workloads/pipeline/load.h"
 #include "pipetest.h"
+#include "tests/testutil.h"
 #include "rng.h"
 
 static const char *const planners[] = {
@@ -473,13 +474,14 @@ Test(pipebase, model_too_large_for_dp)
  * the activation term of a cut after layer k is 2 b a_k / BW = 4 or 20.
  *   A[0][0][0] = 4, A[0][1][0] = 10, all on one worker;
  *   A[0][2][1] = min( (20 + 4 * 7 / 2) / 2 = 17          one stage x2
- *                     max(4, 16, 4) = 16                   cut after 0
- *                     max(10, 10, 20) = 20 )               cut after 1
- *              = 16: layer 0 | layers 1-2.
- * Without the activation term the cut after 1 costs max(10, 10) = 10 and
- * wins. With no parameters one stage on both GPUs costs 20 / 2 = 10 and
- * wins (the cuts cost 16 and 20; without the activation term the second
- * ties at 10 and the earlier candidate stays).
+ *                     max(4, 16 [, 4]) = 16                cut after 0
+ *                     max(10, 10 [, 20]) = 10 [20] )       cut after 1
+ * Upstream's default has no activation term: 10, layers 0-1 | layer 2.
+ * With it (ours_chain, or upstream with compression ratio 1; the output
+ * term of the last state is not counted) 16: layer 0 | layers 1-2. With no
+ * parameters one stage on both GPUs costs 20 / 2 = 10 and wins (the cut
+ * after 1 ties at 10 without the activation term and the earlier
+ * candidate stays). The objective is the planner's prediction.
  */
 Test(pipebase, pipedream_hand_computed)
 {
@@ -487,15 +489,18 @@ Test(pipebase, pipedream_hand_computed)
 		const char *kv;
 		int zero_w;
 		int S, last0, r0;
+		double obj;
 	} cases[] = {
-		{ NULL, 0, 2, 0, 1 },
-		{ "code_activation_quirk=1", 0, 2, 1, 1 },
-		{ NULL, 1, 1, 2, 2 },
-		{ "code_activation_quirk=1", 1, 1, 2, 2 },
+		{ NULL, 0, 2, 1, 1, 10 },
+		{ "ours_chain=1", 0, 2, 0, 1, 16 },
+		{ "activation_compression_ratio=1", 0, 2, 0, 1, 16 },
+		{ "activation_compression_ratio=4", 0, 2, 1, 1, 10 },
+		{ NULL, 1, 1, 2, 2, 10 },
+		{ "ours_chain=1", 1, 1, 2, 2, 10 },
 	};
 	const double fb[3][2] = { { 1, 1 }, { 1, 2 }, { 2, 3 } }, w[3] = { 1, 2, 4 }, a[3] = { 1, 5, 0 };
 	int k, l;
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
 		struct sb_pmodel m;
 		struct sb_topo t;
 		struct sb_pipeline_plan p;
@@ -514,14 +519,161 @@ Test(pipebase, pipedream_hand_computed)
 		cr_expect_eq(p.st[0].last, cases[k].last0, "case %d: first stage ends at %d", k,
 			     p.st[0].last);
 		cr_expect_eq(p.st[0].r, cases[k].r0, "case %d: r = %d", k, p.st[0].r);
+		cr_expect(fabs(p.objective - cases[k].obj) < 1e-12, "case %d: objective %.17g, "
+			  "expected %g", k, p.objective, cases[k].obj);
+		cr_expect_eq(p.objective_batch, 2);
 		if (p.S == 2)
 			cr_expect(p.st[0].gpu[0] == 0 && p.st[1].gpu[0] == 1 && p.st[1].r == 1);
 		cr_expect_str_eq(p.schedule, "1f1b");
+		cr_expect_null(p.model, "a chain model's plan indexes its layers");
 		eval_fits(&p, &m, &t, "pipedream");
 		sb_pipeline_plan_release(&p);
 		sb_pmodel_release(&m);
 		sb_topo_release(&t);
 	}
+}
+
+/*
+ * Two servers of two GPUs (--topo 2x2:4:1: 4 byt/s inside a server, 1
+ * between), one layer of C = 2 s per sample and W = 8 bytes, b = 1.
+ * Lower level: one stage on both GPUs of a server, (2 + 4 * 1 * 8 /
+ * (4 * 2)) / 2 = 3. Upper level, the range replicated on both servers:
+ * upstream divides its data-parallel time by the 2 GPUs per server,
+ * (3 + 4 * 1 * 8 / (1 * 2) / 2) / 2 = 5.5; ours_chain does not,
+ * (3 + 16) / 2 = 9.5. Both: one stage on all four GPUs.
+ */
+Test(pipebase, pipedream_two_level_division)
+{
+	const char *kv[2] = { NULL, "ours_chain=1" };
+	const double obj[2] = { 5.5, 9.5 };
+	int k;
+	for (k = 0; k < 2; k++) {
+		struct sb_pmodel m;
+		struct sb_topo t;
+		struct sb_pipeline_plan p;
+		struct sb_err err;
+		sb_test_model_uniform(&m, 1, 1, 1, 0, 8);
+		cr_assert_eq(sb_topo_named("2x2:4:1", &t, &err), 0, "%s", err.msg);
+		cr_assert_eq(t.nserver, 2);
+		cr_assert_eq(run_planner("pipedream", &m, &t, 4, 0, kv[k], NULL, &p, &err), 0, "%s",
+			     err.msg);
+		cr_expect(fabs(p.objective - obj[k]) < 1e-12, "%s: objective %.17g, expected %g",
+			  kv[k] ? kv[k] : "upstream", p.objective, obj[k]);
+		cr_expect(p.S == 1 && p.st[0].r == 4, "%s: S %d r %d", kv[k] ? kv[k] : "upstream",
+			  p.S, p.st[0].r);
+		eval_fits(&p, &m, &t, "pipedream");
+		sb_pipeline_plan_release(&p);
+		sb_pmodel_release(&m);
+		sb_topo_release(&t);
+	}
+}
+
+/* A PipeDream profile of the diamond a -> b, a -> c, b -> d, c -> d (ids 1
+ * to 4; times in ms at pbs 1, so seconds per sample are time / 1000). */
+static const char *diamond(double fa, double fb, double fc, double fd, double wb)
+{
+	static char text[1024];
+	snprintf(text, sizeof text,
+		 "node1 -- a -- forward_compute_time=%g, backward_compute_time=0.0, "
+		 "activation_size=1.0, parameter_size=0.0\n"
+		 "node2 -- b -- forward_compute_time=%g, backward_compute_time=0.0, "
+		 "activation_size=2.0, parameter_size=%g\n"
+		 "node3 -- c -- forward_compute_time=%g, backward_compute_time=0.0, "
+		 "activation_size=4.0, parameter_size=0.0\n"
+		 "node4 -- d -- forward_compute_time=%g, backward_compute_time=0.0, "
+		 "activation_size=8.0, parameter_size=0.0\n"
+		 "\tnode1 -- node2\n\tnode1 -- node3\n\tnode2 -- node4\n\tnode3 -- node4\n",
+		 fa, fb, wb, fc, fd);
+	return sb_test_write(text);
+}
+
+/*
+ * The antichain DAG of the diamond, by hand: states {a}, {a,c}, {a,b},
+ * {a,b,c}, {a,b,c,d} in upstream's topological order (discovered {a},
+ * {a,b}, {a,c}, ...; the depth-first sort puts {a,c} first). Output
+ * activations of the augmented antichains: a; a + c; a + b; a + b + c (a
+ * counts although b and c are both in: upstream's number); d. Ancestors
+ * in the antichain DAG: {a} of the two middle states, the three before
+ * it of {a,b,c}, all four of the last. The chain of the same model has
+ * one state per layer, each preceded by all before it.
+ */
+Test(pipebase, antichain_states_diamond)
+{
+	const char *path = diamond(1, 10, 100, 1000, 0);
+	const double comp[5] = { 1, 101, 11, 111, 1111 }, out[5] = { 1, 5, 3, 7, 8 };
+	const int anc[5][5] = { { 0 }, { 1, 0 }, { 1, 0, 0 }, { 1, 1, 1, 0 }, { 1, 1, 1, 1, 0 } };
+	struct sb_pmodel m;
+	struct sb_pipeline_states st;
+	struct sb_err err;
+	int i, k;
+	cr_assert_not_null(path);
+	cr_assert_eq(sb_load_pipedream_profile(path, 1, &m, &err), 0, "%s", err.msg);
+	remove(path);
+	cr_assert_not_null(m.graph);
+	cr_assert_eq(m.graph->n, 4);
+	cr_assert_eq(sb_pipeline_states_build(&m, 1, 100, &st, &err), 0, "%s", err.msg);
+	cr_assert_eq(st.n, 5);
+	for (i = 0; i < 5; i++) {
+		cr_expect(fabs(st.comp[i] - comp[i] / 1000) < 1e-15, "state %d: comp %g", i,
+			  st.comp[i]);
+		cr_expect_eq(st.out_act[i], out[i], "state %d: output activation %g", i,
+			     st.out_act[i]);
+		for (k = 0; k < 5; k++)
+			cr_expect_eq(sb_pipeline_states_is_anc(&st, k, i), anc[i][k],
+				     "state %d precedes %d: %d", k, i, anc[i][k]);
+		cr_expect_eq(st.anc_off[i + 1] - st.anc_off[i], i == 4 ? 4 : i == 3 ? 3 : i ? 1 : 0);
+	}
+	cr_expect(sb_pipeline_states_has(&st, 1, 2) && !sb_pipeline_states_has(&st, 1, 1),
+		  "state 1 is {a, c}");
+	cr_expect_eq(sb_pipeline_states_build(&m, 1, 4, &st, &err), SB_EXIT_RUN);
+	sb_pipeline_states_release(&st);
+	cr_assert_eq(sb_pipeline_states_build(&m, 0, 100, &st, &err), 0, "%s", err.msg);
+	cr_expect_eq(st.n, 4);
+	for (i = 0; i < 4; i++)
+		cr_expect_eq(st.anc_off[i + 1] - st.anc_off[i], i);
+	sb_pipeline_states_release(&st);
+	sb_pmodel_release(&m);
+}
+
+/*
+ * The best cut of the diamond is off the loaded chain (a | b | c | d):
+ * with a = 1, b = 3, c = 4, d = 2 s per sample, b's 1-byte parameters at
+ * 1 byte/s and two GPUs, {a, c} | {b, d} costs max(5, 5) = 5, one stage
+ * on both GPUs (10 + 4 * 1 / 2) / 2 = 6, and the chain's cuts 9, 6, 8.
+ * The plan carries the graph cut along it (two layers) and simulates;
+ * ours_chain finds the chain's best, 6 (the cut after b).
+ */
+Test(pipebase, pipedream_cut_off_the_chain)
+{
+	const char *path = diamond(1000, 3000, 4000, 2000, 1);
+	struct sb_pmodel m;
+	struct sb_topo t;
+	struct sb_pipeline_plan p;
+	struct sb_err err;
+	cr_assert_not_null(path);
+	cr_assert_eq(sb_load_pipedream_profile(path, 1, &m, &err), 0, "%s", err.msg);
+	remove(path);
+	sb_test_topo_flat(&t, 2, 1, 1e15);
+	cr_assert_eq(run_planner("pipedream", &m, &t, 1, 0, NULL, NULL, &p, &err), 0, "%s",
+		     err.msg);
+	cr_expect(fabs(p.objective - 5) < 1e-12, "objective %.17g", p.objective);
+	cr_assert_not_null(p.model, "the cut {a, c} is not a cut of the chain");
+	cr_assert_eq(p.model->n, 2);
+	cr_expect(fabs(p.model->layer[0].fwd - 5) < 1e-12 && fabs(p.model->layer[1].fwd - 5) < 1e-12);
+	/* a's output to b and c's to d cross the cut */
+	cr_expect_eq(p.model->layer[0].act, 5);
+	cr_expect_eq(p.model->layer[1].params, 1);
+	cr_expect(p.S == 2 && p.st[0].last == 0 && p.st[1].first == 1);
+	eval_fits(&p, &m, &t, "pipedream");
+	sb_pipeline_plan_release(&p);
+	cr_assert_eq(run_planner("pipedream", &m, &t, 1, 0, "ours_chain=1", NULL, &p, &err), 0,
+		     "%s", err.msg);
+	cr_expect_null(p.model);
+	cr_expect(p.S == 2 && p.st[0].last == 1, "ours_chain: first stage ends at %d",
+		  p.st[0].last);
+	sb_pipeline_plan_release(&p);
+	sb_topo_release(&t);
+	sb_pmodel_release(&m);
 }
 
 /* With the problem's M the replicas of a stage never outnumber the

@@ -116,7 +116,10 @@ int sb_topo_from_links(struct sb_topo *t, const char *name, int ngpu, int nhub,
 /*
  * A named topology: "dgx1", "pcie4", "2x8-nvlink-25gbe" (T-a),
  * "4x4-pcie-10gbe" (T-b), "config-a", "config-b", "config-c" (DAPPLE's
- * hardware configurations). topo.c lists the link graphs and sources.
+ * hardware configurations), or "SxG:INTRA[:INTER]": S servers of G GPUs
+ * with INTRA bytes/s between GPUs of one server and INTER between
+ * servers (PipeDream's optimizer's -n G S -b INTRA INTER; INTER only and
+ * always when S > 1). topo.c lists the link graphs and sources.
  */
 int sb_topo_named(const char *name, struct sb_topo *t, struct sb_err *err);
 const char *const *sb_topo_names(int *n);

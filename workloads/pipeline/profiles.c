@@ -329,6 +329,60 @@ static int cmp_edge(const void *a, const void *b)
 	return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
+/* m->graph: the kept nodes in file order with the chain layer of each,
+ * for planners that cut elsewhere than the chain (PipeDream's antichains). */
+static int keep_graph(const struct sb_wl_file *f, struct sb_err *err, int n,
+		      const struct pnode *nd, const int *keep, const int *soff,
+		      const int *succ, const int *lay, int pbs, double scale,
+		      struct sb_pmodel *m)
+{
+	struct sb_pgraph *g = sb_calloc(1, sizeof *g);
+	int *idx = sb_malloc(((size_t)n + 1) * sizeof *idx);
+	int i, k, nk = 0, ne = 0;
+
+	if (!g || !idx) {
+		sb_free(g);
+		sb_free(idx);
+		return sb_wl_fail(f, err, SB_EXIT_RUN, 0, NULL, "out of memory");
+	}
+	for (i = 0; i < n; i++)
+		if (keep[i]) {
+			idx[i] = nk++;
+			for (k = soff[i]; k < soff[i + 1]; k++)
+				ne++;
+		}
+	g->n = nk;
+	g->fwd = sb_calloc((size_t)nk + 1, sizeof *g->fwd);
+	g->bwd = sb_calloc((size_t)nk + 1, sizeof *g->bwd);
+	g->act = sb_calloc((size_t)nk + 1, sizeof *g->act);
+	g->params = sb_calloc((size_t)nk + 1, sizeof *g->params);
+	g->layer = sb_calloc((size_t)nk + 1, sizeof *g->layer);
+	g->off = sb_calloc((size_t)nk + 2, sizeof *g->off);
+	g->succ = sb_calloc((size_t)ne + 1, sizeof *g->succ);
+	m->graph = g;
+	if (!g->fwd || !g->bwd || !g->act || !g->params || !g->layer || !g->off || !g->succ) {
+		sb_free(idx);
+		return sb_wl_fail(f, err, SB_EXIT_RUN, 0, NULL, "out of memory");
+	}
+	for (i = 0, ne = 0; i < n; i++) {
+		int v;
+		if (!keep[i])
+			continue;
+		v = idx[i];
+		/* the same per-sample units as the chain's layers */
+		g->fwd[v] = nd[i].f / 1000.0 / pbs;
+		g->bwd[v] = nd[i].b / 1000.0 / pbs;
+		g->act[v] = nd[i].a * scale / pbs;
+		g->params[v] = nd[i].p * scale;
+		g->layer[v] = lay[i];
+		for (k = soff[i]; k < soff[i + 1]; k++)
+			g->succ[ne++] = idx[succ[k]];
+		g->off[v + 1] = ne;
+	}
+	sb_free(idx);
+	return 0;
+}
+
 /*
  * Fill m->layer / m->n from the nodes nd[0..n) and the distinct edges
  * e[2k] -> e[2k+1] (node indices, acyclic). scale converts the file's
@@ -349,13 +403,14 @@ static int linearise(const struct sb_wl_file *f, struct sb_err *err, int n,
 	int *inD = sb_calloc((size_t)n + 1, sizeof *inD);
 	int *rem = sb_calloc((size_t)n + 1, sizeof *rem);
 	int *stack = sb_malloc(((size_t)n + 1) * sizeof *stack);
+	int *lay = sb_malloc(((size_t)n + 1) * sizeof *lay);
 	struct iheap h = { sb_malloc(((size_t)ne + n + 1) * sizeof(long)),
 			   sb_malloc(((size_t)ne + n + 1) * sizeof(int)), 0 };
 	int i, k, rc = 0, nk = 0, nD = 0, nl = 0, cursor = 0;
 	double cross = 0;
 
 	if (!keep || !soff || !poff || !succ || !pred || !fill || !rank || !indeg ||
-	    !inD || !rem || !stack || !h.key || !h.val) {
+	    !inD || !rem || !stack || !lay || !h.key || !h.val) {
 		rc = sb_wl_fail(f, err, SB_EXIT_RUN, 0, NULL, "out of memory");
 		goto out;
 	}
@@ -443,6 +498,7 @@ static int linearise(const struct sb_wl_file *f, struct sb_err *err, int n,
 			if (inD[v])
 				continue;
 			inD[v] = 1;
+			lay[v] = nl;
 			nD++;
 			fs += nd[v].f;
 			bs += nd[v].b;
@@ -476,7 +532,9 @@ static int linearise(const struct sb_wl_file *f, struct sb_err *err, int n,
 		nl++;
 	}
 	m->n = nl;
+	rc = keep_graph(f, err, n, nd, keep, soff, succ, lay, pbs, scale, m);
 out:
+	sb_free(lay);
 	sb_free(keep);
 	sb_free(soff);
 	sb_free(poff);

@@ -236,6 +236,83 @@ const char *const *sb_topo_names(int *n)
 	return topo_names;
 }
 
+/* A whole number in [1, 256] from s[0..len). */
+static int spec_count(const char *s, size_t len, int *out)
+{
+	char buf[16], *end;
+	long v;
+	if (len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	v = strtol(buf, &end, 10);
+	if (*end || buf[0] == '-' || buf[0] == '+' || v < 1 || v > 256)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int spec_bw(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+	if (!*s || *end || !(v > 0 && v <= 1e15))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * "SxG:INTRA[:INTER]": S servers of G GPUs, every pair of GPUs of one
+ * server at INTRA bytes/s, of different servers at INTER (required when
+ * S > 1): PipeDream's -n G S -b INTRA INTER. The matrix is set directly,
+ * not closed over a link graph, so that INTER > INTRA means what it says.
+ */
+static int topo_spec(const char *spec, struct sb_topo *t, struct sb_err *err)
+{
+	const char *x = strchr(spec, 'x'), *c1 = strchr(spec, ':'), *c2;
+	int S, G, g, h;
+	double intra, inter = 0;
+	char bw1[64];
+
+	if (!x || !c1 || x > c1 || spec_count(spec, (size_t)(x - spec), &S) ||
+	    spec_count(x + 1, (size_t)(c1 - x - 1), &G))
+		return sb_err_set(err, SB_EXIT_INPUT, "topology '%s': expected SERVERSxGPUS:INTRA"
+				  "[:INTER] with 1..256 servers and GPUs per server (e.g. "
+				  "4x8:25e9:3e9)", spec);
+	if (S * G > 256)
+		return sb_err_set(err, SB_EXIT_INPUT, "topology '%s': %d GPUs, at most 256",
+				  spec, S * G);
+	c2 = strchr(c1 + 1, ':');
+	snprintf(bw1, sizeof bw1, "%.*s", c2 ? (int)(c2 - c1 - 1) : (int)strlen(c1 + 1), c1 + 1);
+	if (spec_bw(bw1, &intra))
+		return sb_err_set(err, SB_EXIT_INPUT, "topology '%s': intra-server bandwidth '%s' "
+				  "is not a number in (0, 1e15] bytes/s", spec, bw1);
+	if (S > 1 && !c2)
+		return sb_err_set(err, SB_EXIT_INPUT, "topology '%s': %d servers need the "
+				  "inter-server bandwidth (SxG:INTRA:INTER)", spec, S);
+	if (c2 && spec_bw(c2 + 1, &inter))
+		return sb_err_set(err, SB_EXIT_INPUT, "topology '%s': inter-server bandwidth '%s' "
+				  "is not a number in (0, 1e15] bytes/s", spec, c2 + 1);
+	if (c2 && S == 1)
+		return sb_err_set(err, SB_EXIT_INPUT, "topology '%s': one server has no "
+				  "inter-server bandwidth", spec);
+	memset(t, 0, sizeof *t);
+	snprintf(t->name, sizeof t->name, "%s", spec);
+	t->n = S * G;
+	t->nserver = S;
+	t->bw = SB_NEW(double, (size_t)t->n * t->n);
+	t->server = SB_NEW(int, t->n);
+	t->mem = SB_GPU_MEM_16G;
+	t->speed = 1;
+	for (g = 0; g < t->n; g++) {
+		t->server[g] = g / G;
+		for (h = 0; h < t->n; h++)
+			t->bw[g * t->n + h] = g == h ? INFINITY : g / G == h / G ? intra : inter;
+	}
+	return 0;
+}
+
 int sb_topo_named(const char *name, struct sb_topo *t, struct sb_err *err)
 {
 	struct links l = { 0 };
@@ -287,10 +364,12 @@ int sb_topo_named(const char *name, struct sb_topo *t, struct sb_err *err)
 		}
 		break;
 	default:
+		if (*name >= '0' && *name <= '9')
+			return topo_spec(name, t, err);
 		return sb_err_set(err, SB_EXIT_INPUT,
 				  "unknown topology '%s' (known: dgx1, pcie4, "
 				  "2x8-nvlink-25gbe, 4x4-pcie-10gbe, config-a, config-b, "
-				  "config-c)", name);
+				  "config-c, or SERVERSxGPUS:INTRA[:INTER] in bytes/s)", name);
 	}
 	if (l.oom) {
 		links_free(&l);
