@@ -33,7 +33,11 @@
  *         starts when it fits (strict order); D1b (asrpt-bf) - the same
  *         with first-fit backfilling; D2 (asrpt-pre) - preemptive priority
  *         by virtual remaining work. Parameter dispatch overrides a
- *         variant's own choice.
+ *         variant's own choice. D0 and D2 keep the pending jobs in heaps
+ *         in ranking order (their keys do not change while they wait);
+ *         reference=1 ranks every arrived job at every call instead, the
+ *         plain reading, and gives the same schedules (tests/cluster/
+ *         test_asrpt_fast.c compares them exactly).
  * Step E: placement by the `kl` placer (kl.c).
  *
  * Family: cluster (core/cluster/).

@@ -27,12 +27,28 @@ const struct sb_param sb_asrpt_params[] = {
 	{ "qmin", 300, 0, 1e9, 0, "D2: a running job is preempted only after this many s" },
 	{ "compact", 1, 0, 1, 1, "D0: only the first job of the ranking may start on more servers "
 	  "than it needs on an empty cluster" },
+	{ "reference", 0, 0, 1, 1, "1: the plain reference dispatch (D0, D2 rank every arrived job "
+	  "at every call); the default fast path gives the same schedule (a test checks)" },
 	{ "dispatch", 0, 0, 4, 1, "0: the variant's own; 1: strict virtual-completion list (D1), "
 	  "2: D1 with backfilling (D1b), 3: preemptive (D2), 4: virtual-priority list (D0)" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
 #define NFEAT SB_ASRPT_NFEAT
+
+/* An entry of D0's ranking: virtually completed jobs (cls 0) by virtual
+ * completion, then the others (cls 1) by virtual remaining work, ties to
+ * the lower id - cmp_virtual's order. */
+struct ritem {
+	double key;
+	int cls, job;
+	unsigned ver;
+};
+
+struct rheap {
+	struct ritem *a;
+	int n, cap;
+};
 
 /* A running median: the lower half in a max-heap (keys negated), the
  * upper half in a min-heap; O(log n) per value, O(1) per query. */
@@ -79,6 +95,16 @@ struct state {
 	double *cv;               /* first virtual completion (NAN before) */
 	struct sb_clq ready;      /* D1, D1b: jobs by virtual completion */
 	double *key;              /* D2 ranking */
+	/* D0's fast path: the pending jobs by GPU count, each count a heap in
+	 * D0's ranking order (see dispatch_virtual) */
+	int reference;
+	int nbk;
+	struct rheap *bk;         /* one per distinct GPU count */
+	int *bk_of;               /* job -> its heap */
+	unsigned char *pend;      /* arrived, not started (D0 fast path) */
+	unsigned *pver;           /* heap entries of j older than this are stale */
+	long *done_p;             /* D2: iterations done by pending job j */
+	int *hist;                /* servers by free GPUs (0..G), scratch */
 	/* lemma check (oracle, strict list, exact predictions) */
 	int check;
 	double *tau_run;          /* tau of the job's run / tau_ref */
@@ -243,19 +269,121 @@ static void train(struct state *st)
 }
 
 /* ------------------------------------------------------------------ */
+/* D0's ranking, kept incrementally (the fast path of dispatch_virtual) */
+/* ------------------------------------------------------------------ */
+
+static int rless(const struct ritem *a, const struct ritem *b)
+{
+	if (a->cls != b->cls)
+		return a->cls < b->cls;
+	if (a->key != b->key)
+		return a->key < b->key;
+	return a->job < b->job;
+}
+
+static void rheap_push(struct rheap *h, struct ritem it)
+{
+	int i;
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 16;
+		h->a = sb_xrealloc(h->a, sizeof *h->a * (size_t)h->cap);
+	}
+	for (i = h->n++; i > 0 && rless(&it, &h->a[(i - 1) / 2]); i = (i - 1) / 2)
+		h->a[i] = h->a[(i - 1) / 2];
+	h->a[i] = it;
+}
+
+static void rheap_pop(struct rheap *h)
+{
+	struct ritem last = h->a[--h->n];
+	int i = 0, c;
+	while ((c = 2 * i + 1) < h->n) {
+		if (c + 1 < h->n && rless(&h->a[c + 1], &h->a[c]))
+			c++;
+		if (!rless(&h->a[c], &last))
+			break;
+		h->a[i] = h->a[c];
+		i = c;
+	}
+	if (h->n)
+		h->a[i] = last;
+}
+
+/* Virtual work of `iters` iterations of job j (step B). */
+static double vwork(const struct state *st, int j, double iters)
+{
+	return st->gpus[j] * iters * st->tref[j];
+}
+
+/* (Re-)enter pending job j at its current place in the ranking of the
+ * fast path (D0: cmp_virtual's order; D2: the key of sb_asrpt_schedule);
+ * its older entries become stale. */
+static void pend_push(struct state *st, int j)
+{
+	struct ritem it;
+	double vr = st->cur == j ? st->rcur : st->vrem[j];
+	if (st->reference || !st->pend[j])
+		return;
+	if (st->dispatch == SB_ASRPT_D0) {
+		it.cls = isnan(st->cv[j]) ? 1 : 0;
+		it.key = it.cls ? vr : st->cv[j];
+	} else if (st->dispatch == SB_ASRPT_D2) {
+		it.cls = 0;
+		it.key = st->in_vm[j] ? vr
+				      : vwork(st, j, sb_max(0, st->nhat[j] - (double)st->done_p[j]));
+	} else {
+		return;
+	}
+	it.job = j;
+	it.ver = ++st->pver[j];
+	rheap_push(&st->bk[st->bk_of[j]], it);
+}
+
+/* Is the job being served by the virtual machine pending in heap b,
+ * ranked by its remaining work? Its key changes while it is served, so
+ * pend_head() ranks it at its current value, not by its heap entry (a
+ * new entry is pushed when it stops being served, pend_push()). */
+static int cur_pending(const struct state *st, int b)
+{
+	int c = st->cur;
+	return c >= 0 && st->pend[c] && st->bk_of[c] == b &&
+	       (st->dispatch == SB_ASRPT_D2 || isnan(st->cv[c]));
+}
+
+/* The first pending job of heap b in the ranking (stale entries dropped);
+ * 0 if none. */
+static int pend_head(struct state *st, int b, struct ritem *out)
+{
+	struct rheap *h = &st->bk[b];
+	int have, cp = cur_pending(st, b);
+	while (h->n && (!st->pend[h->a[0].job] || h->a[0].ver != st->pver[h->a[0].job] ||
+			(cp && h->a[0].job == st->cur)))
+		rheap_pop(h);
+	have = h->n > 0;
+	if (have)
+		*out = h->a[0];
+	if (cp) {
+		struct ritem it = { st->rcur, st->dispatch == SB_ASRPT_D2 ? 0 : 1, st->cur,
+				    st->pver[st->cur] };
+		if (!have || rless(&it, out))
+			*out = it;
+		have = 1;
+	}
+	return have;
+}
+
+/* ------------------------------------------------------------------ */
 /* Steps B, C: the virtual machine                                     */
 /* ------------------------------------------------------------------ */
 
-static double vwork(struct sb_csim *s, int j, double iters)
-{
-	return sb_cluster_sim_job(s, j)->gpus * iters * sb_cluster_sim_tau_ref(s, j);
-}
+
 
 static void vm_push(struct state *st, int j, double r)
 {
 	st->vrem[j] = r;
 	st->ver[j]++;
 	sb_heap_push(&st->wait, r, (int64_t)j | ((int64_t)st->ver[j] << 32));
+	pend_push(st, j);
 }
 
 /* Next waiting job into service (skipping stale heap entries). */
@@ -284,6 +412,10 @@ static void vm_complete(struct state *st, int j, double t)
 			sb_clq_push(&st->ready, j);
 		}
 	}
+	/* a pending job's key changes (D0: to its first virtual completion;
+	 * D2: to its predicted remaining work, also on a later completion
+	 * after a corrected prediction put it back) */
+	pend_push(st, j);
 }
 
 /* Drain work at rate N up to time T, completing jobs on the way. */
@@ -367,6 +499,7 @@ void *sb_asrpt_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *r
 	st->noise = sb_opts_get(o, "noise");
 	st->qmin = sb_opts_get(o, "qmin");
 	st->compact = (int)sb_opts_get(o, "compact");
+	st->reference = (int)sb_opts_get(o, "reference");
 	st->rng = *rng;
 	st->n = n;
 	st->N = cl->nserver * cl->gpus;
@@ -403,6 +536,29 @@ void *sb_asrpt_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *r
 		st->tref[j] = sb_cluster_sim_tau_ref(s, j);
 		st->gpus[j] = sb_cluster_sim_job(s, j)->gpus;
 	}
+	st->bk_of = SB_NEW(int, n);
+	st->pend = SB_NEW(unsigned char, n);
+	st->pver = SB_NEW(unsigned, n);
+	st->done_p = SB_NEW(long, n);
+	st->hist = SB_NEW(int, cl->gpus + 1);
+	/* one heap per distinct GPU count (a job never needs more than N) */
+	{
+		int *of = SB_NEW(int, st->N + 1);
+		for (j = 0; j <= st->N; j++)
+			of[j] = -1;
+		for (j = 0; j < n; j++) {
+			SB_ASSERT(st->gpus[j] >= 1 && st->gpus[j] <= st->N);
+			if (st->dispatch == SB_ASRPT_D2)
+				continue;   /* one heap: D2 ranks all sizes together */
+			if (of[st->gpus[j]] < 0)
+				of[st->gpus[j]] = st->nbk++;
+			st->bk_of[j] = of[st->gpus[j]];
+		}
+		sb_free(of);
+		if (st->dispatch == SB_ASRPT_D2)
+			st->nbk = 1;
+	}
+	st->bk = SB_NEW(struct rheap, st->nbk > 0 ? st->nbk : 1);
 	st->vt = sb_cluster_sim_now(s);
 	return st;
 }
@@ -465,6 +621,14 @@ void sb_asrpt_release(void *ctx)
 	sb_free(st->tref);
 	sb_free(st->gpus);
 	sb_free(st->finish);
+	for (i = 0; i < st->nbk; i++)
+		sb_free(st->bk[i].a);
+	sb_free(st->bk);
+	sb_free(st->bk_of);
+	sb_free(st->pend);
+	sb_free(st->pver);
+	sb_free(st->done_p);
+	sb_free(st->hist);
 	sb_free(st);
 }
 
@@ -474,7 +638,8 @@ void sb_asrpt_on_arrival(void *ctx, struct sb_csim *s, int j)
 	features(st, s, j, st->x + (size_t)j * NFEAT);
 	st->nhat[j] = predict(st, s, j);
 	vm_advance(st, sb_cluster_sim_now(s));
-	vm_add(st, j, vwork(s, j, st->nhat[j]));
+	st->pend[j] = 1;   /* before vm_add, which enters it in D0's ranking */
+	vm_add(st, j, vwork(st, j, st->nhat[j]));
 }
 
 void sb_asrpt_on_finish(void *ctx, struct sb_csim *s, int j)
@@ -519,7 +684,7 @@ static double adapt(struct state *st, struct sb_csim *s)
 			double nh = sb_max(st->nhat[j], ceil((1 + st->gamma) * done));
 			if (nh <= done)
 				nh = done + 1;
-			vm_add(st, j, vwork(s, j, nh - st->nhat[j]));
+			vm_add(st, j, vwork(st, j, nh - st->nhat[j]));
 			st->nhat[j] = nh;
 		}
 		next = sb_min(next, now + (st->nhat[j] - done) * sb_cluster_sim_tau(s, j));
@@ -583,6 +748,204 @@ static int fits_compact(struct sb_csim *s, int g, int *fr)
 	return sum >= g;
 }
 
+/* fits_compact from a histogram of free GPUs per server (built on first
+ * use in a dispatch, *ok = 0 after every start): the `need` fullest
+ * servers are the top of the histogram. */
+static int fits_hist(struct state *st, struct sb_csim *s, int g, int *ok)
+{
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
+	int G = cl->gpus, rem = (g + G - 1) / G, c, sum = 0, i;
+	if (!*ok) {
+		const int *fr = sb_cluster_sim_free_per_server(s);
+		memset(st->hist, 0, sizeof(int) * (size_t)(G + 1));
+		for (i = 0; i < cl->nserver; i++)
+			st->hist[fr[i]]++;
+		*ok = 1;
+	}
+	for (c = G; c > 0 && rem > 0; c--) {
+		int take = st->hist[c] < rem ? st->hist[c] : rem;
+		sum += take * c;
+		rem -= take;
+	}
+	return sum >= g;
+}
+
+/*
+ * D0 as dispatch_virtual below, without ranking every arrived job at every
+ * call: the pending jobs of each GPU count wait in a heap in ranking order,
+ * and the ranking is walked by merging the heads of the heaps. Free GPUs
+ * only shrink during a call, so once the head of one GPU count cannot start
+ * (too few GPUs, or no compact room) no job of that count can: the heap is
+ * closed for the rest of the call. The cost is the jobs started plus the
+ * number of GPU counts, not the length of the queue.
+ */
+static void dispatch_virtual_fast(struct state *st, struct sb_csim *s)
+{
+	unsigned char *open = SB_NEW(unsigned char, st->nbk > 0 ? st->nbk : 1);
+	int *skip = NULL, nskip = 0, first = 1, hist_ok = 0, b, i;
+
+	memset(open, 1, (size_t)st->nbk);
+	while (sb_cluster_sim_free(s) > 0) {
+		struct ritem best = { 0, 0, -1, 0 }, it;
+		int bb = -1, j;
+		for (b = 0; b < st->nbk; b++)
+			if (open[b] && pend_head(st, b, &it) && (bb < 0 || rless(&it, &best))) {
+				best = it;
+				bb = b;
+			}
+		if (bb < 0)
+			break;
+		j = best.job;
+		if (st->gpus[j] > sb_cluster_sim_free(s) ||
+		    (st->compact && !first && !fits_hist(st, s, st->gpus[j], &hist_ok))) {
+			open[bb] = 0;
+		} else if (sb_cluster_sim_start(s, j) == 0) {
+			st->pend[j] = 0;
+			hist_ok = 0;
+		} else {
+			/* the placer found no room for j: the next job is tried,
+			 * and j keeps its place for the next call */
+			skip = sb_xrealloc(skip, sizeof *skip * (size_t)(nskip + 1));
+			skip[nskip++] = j;
+			st->pend[j] = 0;
+		}
+		first = 0;
+	}
+	for (i = 0; i < nskip; i++) {
+		st->pend[skip[i]] = 1;
+		pend_push(st, skip[i]);
+	}
+	sb_free(skip);
+	sb_free(open);
+}
+
+/* Running jobs of D2's fast path with their keys, in the order of the
+ * simulator's running list. */
+struct rrun {
+	int n;
+	int *job;
+	double *key;
+};
+
+static const struct rrun *rr_sort;
+
+static int cmp_rrun(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	struct ritem u = { rr_sort->key[x], 0, rr_sort->job[x], 0 };
+	struct ritem v = { rr_sort->key[y], 0, rr_sort->job[y], 0 };
+	return rless(&u, &v) ? -1 : rless(&v, &u);
+}
+
+/*
+ * D2 as sb_cluster_dispatch_priority with the keys of sb_asrpt_schedule,
+ * without sorting every arrived job at every call. The ranking is the
+ * running jobs (keys recomputed: their work shrinks as they run) merged
+ * with the pending ones, whose keys do not change while they wait and
+ * which wait in a heap. The admitted prefix is found by walking the
+ * pending jobs in order; the running jobs are sorted only in a call where
+ * the admitted jobs might not all fit, and once. Actions come in the
+ * reference's order: preemptions in rank order, then starts in rank order.
+ */
+static void dispatch_pre_fast(struct state *st, struct sb_csim *s)
+{
+	int nr, i, k, N = st->N, rg = 0, P = 0, nadm = 0, sorted = 0, ptr = 0, arun = 0;
+	int have_cut = 0;
+	const int *run = sb_cluster_sim_running(s, &nr);
+	struct rrun rr;
+	struct ritem it, cut = { 0, 0, -1, 0 };
+	int *adm = NULL, *idx = SB_NEW(int, nr + 1);
+
+	rr.n = nr;
+	rr.job = SB_NEW(int, nr + 1);
+	rr.key = SB_NEW(double, nr + 1);
+	for (i = 0; i < nr; i++) {
+		rr.job[i] = run[i];
+		rr.key[i] = st->key[run[i]];
+		rg += st->gpus[run[i]];
+		idx[i] = i;
+	}
+	for (;;) {
+		int have = pend_head(st, 0, &it), A = rg;
+		if (have && rg + P + st->gpus[it.job] > N) {
+			/* the running GPUs ranked before it */
+			if (!sorted) {
+				rr_sort = &rr;
+				qsort(idx, (size_t)nr, sizeof *idx, cmp_rrun);
+				sorted = 1;
+			}
+			for (; ptr < nr; ptr++) {
+				struct ritem u = { rr.key[idx[ptr]], 0, rr.job[idx[ptr]], 0 };
+				if (!rless(&u, &it))
+					break;
+				arun += st->gpus[rr.job[idx[ptr]]];
+			}
+			A = arun;
+		}
+		if (A + P > N) {
+			/* the cut is a running job ranked after the last admitted
+			 * pending one and before it (a scan sorted them) */
+			int sum = 0, lim = have ? ptr : nr;
+			SB_ASSERT(sorted || !have);
+			if (!sorted) {
+				rr_sort = &rr;
+				qsort(idx, (size_t)nr, sizeof *idx, cmp_rrun);
+				sorted = 1;
+			}
+			for (i = 0; i < lim; i++) {
+				sum += st->gpus[rr.job[idx[i]]];
+				if (sum + P > N)
+					break;
+			}
+			SB_ASSERT(i < lim);
+			cut.key = rr.key[idx[i]];
+			cut.job = rr.job[idx[i]];
+			have_cut = 1;
+			break;
+		}
+		if (!have)
+			break;   /* everything admitted */
+		if (A + P + st->gpus[it.job] > N) {
+			cut = it;
+			have_cut = 1;
+			break;
+		}
+		/* admitted: out of the heap's view until the walk is over */
+		P += st->gpus[it.job];
+		adm = sb_xrealloc(adm, sizeof *adm * (size_t)(nadm + 1));
+		adm[nadm++] = it.job;
+		st->pend[it.job] = 0;
+	}
+	if (have_cut) {
+		/* running jobs from the cut on, preempted in rank order (a cut
+		 * needs a scan: they are sorted) */
+		SB_ASSERT(sorted);
+		for (k = 0; k < nr; k++) {
+			int j = rr.job[idx[k]];
+			struct ritem u = { rr.key[idx[k]], 0, j, 0 };
+			if (rless(&u, &cut) || sb_cluster_sim_since(s, j) < st->qmin)
+				continue;
+			sb_cluster_sim_preempt(s, j);
+			st->pend[j] = 1;
+			st->done_p[j] = sb_cluster_sim_done(s, j);
+			pend_push(st, j);
+		}
+	}
+	for (k = 0; k < nadm; k++) {
+		int j = adm[k];
+		if (sb_cluster_sim_start(s, j) != 0) {
+			st->pend[j] = 1;   /* no room: it keeps its place */
+			pend_push(st, j);
+		}
+	}
+	sb_free(adm);
+	sb_free(idx);
+	sb_free(rr.job);
+	sb_free(rr.key);
+}
+
+/* The plain reference of D0 (and the reading of record): rank every
+ * arrived job at every call. */
 static void dispatch_virtual(struct state *st, struct sb_csim *s)
 {
 	int n, i;
@@ -620,18 +983,25 @@ void sb_asrpt_schedule(void *ctx, struct sb_csim *s)
 	adapt(st, s);
 	if (st->dispatch == SB_ASRPT_D2) {
 		int n, i;
-		const int *act = sb_cluster_sim_active(s, &n);
+		const int *act = st->reference ? sb_cluster_sim_active(s, &n)
+					       : sb_cluster_sim_running(s, &n);
 		for (i = 0; i < n; i++) {
 			int j = act[i];
 			if (st->in_vm[j])
 				st->key[j] = st->cur == j ? st->rcur : st->vrem[j];
 			else
-				st->key[j] = vwork(s, j, sb_max(0, st->nhat[j] -
+				st->key[j] = vwork(st, j, sb_max(0, st->nhat[j] -
 							   (double)sb_cluster_sim_done(s, j)));
 		}
-		sb_cluster_dispatch_priority(s, st->key, st->qmin);
+		if (st->reference)
+			sb_cluster_dispatch_priority(s, st->key, st->qmin);
+		else
+			dispatch_pre_fast(st, s);
 	} else if (st->dispatch == SB_ASRPT_D0) {
-		dispatch_virtual(st, s);
+		if (st->reference)
+			dispatch_virtual(st, s);
+		else
+			dispatch_virtual_fast(st, s);
 	} else {
 		sb_cluster_dispatch_list(s, &st->ready, st->dispatch == SB_ASRPT_D1);
 	}
