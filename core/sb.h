@@ -80,6 +80,9 @@ static inline double sb_min(double a, double b) { return a < b ? a : b; }
 
 /* Seconds of a monotonic clock (wall-clock measurements only). */
 double sb_now(void);
+/* CPU seconds of this process (rates that other load on the machine does
+ * not dilute; still a measurement, never stored in `points`). */
+double sb_cpu_now(void);
 /* Peak resident set size of this process in KiB (0 if unknown). */
 long sb_peak_rss_kib(void);
 

@@ -144,6 +144,11 @@ struct sim {
 	int ta, tslot;
 	long tcap;
 	int *mark, *touched, ntouched;
+	/* precomputed so that no event scans the system: actor i's k-th
+	 * input is consumer cidx[i * MAXIN + k] of its producer's slot; the
+	 * actors whose control edge waits on i, a list */
+	int *cidx;
+	int *wait_first, *wait_next;
 };
 
 static long live(const struct sim *m, int a, int k)
@@ -186,11 +191,7 @@ static int ready(const struct sim *m, int i)
 	for (k = 0; k < a->nin; k++) {
 		const struct sb_actor_in *in = &a->in[k];
 		const struct slot_state *ss = &m->st[in->actor * SB_ACTOR_MAXOUT + in->slot];
-		const struct sb_actor_out *o = &m->s->a[in->actor].out[in->slot];
-		int c;
-		for (c = 0; c < o->ncons && !(o->cons[c] == i && o->cslot[c] == k); c++)
-			;
-		if (ss->done - ss->taken[c] < in->batch)
+		if (ss->done - ss->taken[m->cidx[i * SB_ACTOR_MAXIN + k]] < in->batch)
 			return 0;
 	}
 	return 1;
@@ -219,8 +220,8 @@ static void start(struct sim *m, int i)
 	}
 	for (k = 0; k < a->nin; k++) {
 		const struct sb_actor_in *in = &a->in[k];
-		const struct sb_actor_out *o = &m->s->a[in->actor].out[in->slot];
-		m->st[in->actor * SB_ACTOR_MAXOUT + in->slot].taken[cons_index(o, i, k)] += in->batch;
+		m->st[in->actor * SB_ACTOR_MAXOUT + in->slot].taken[m->cidx[i * SB_ACTOR_MAXIN + k]] +=
+			in->batch;
 	}
 	if (m->s->jitter > 0 && d > 0)
 		d = llround((double)d * sb_rng_lognormal(m->rng, 0, m->s->jitter));
@@ -261,16 +262,15 @@ static void finish(struct sim *m, int i)
 	}
 	for (k = 0; k < a->nin; k++) {
 		const struct sb_actor_in *in = &a->in[k];
-		const struct sb_actor_out *o = &m->s->a[in->actor].out[in->slot];
-		m->st[in->actor * SB_ACTOR_MAXOUT + in->slot].ret[cons_index(o, i, k)] += in->batch;
+		m->st[in->actor * SB_ACTOR_MAXOUT + in->slot].ret[m->cidx[i * SB_ACTOR_MAXIN + k]] +=
+			in->batch;
 		touch(m, in->actor);
 		if (in->actor == m->ta)
 			trace(m);
 	}
 	/* a control edge's waiter may be ready now */
-	for (k = 0; k < m->s->n; k++)
-		if (m->s->a[k].after == i)
-			touch(m, k);
+	for (k = m->wait_first[i]; k >= 0; k = m->wait_next[k])
+		touch(m, k);
 	if (i == m->ta)
 		trace(m);
 }
@@ -319,6 +319,22 @@ int sb_actor_run(const struct sb_actor_sys *s, struct sb_rng *rng, int trace_act
 		if (s->a[i].device >= m.ndev)
 			m.ndev = s->a[i].device + 1;
 	m.dev_busy = SB_NEW(int, m.ndev + 1);
+	m.cidx = SB_NEW(int, (size_t)s->n * SB_ACTOR_MAXIN + 1);
+	m.wait_first = SB_NEW(int, s->n + 1);
+	m.wait_next = SB_NEW(int, s->n + 1);
+	for (i = 0; i < s->n; i++) {
+		const struct sb_actor *a = &s->a[i];
+		int k;
+		for (k = 0; k < a->nin; k++)
+			m.cidx[i * SB_ACTOR_MAXIN + k] = cons_index(&s->a[a->in[k].actor].out[a->in[k].slot],
+								   i, k);
+		m.wait_first[i] = -1;
+	}
+	for (i = s->n - 1; i >= 0; i--)
+		if (s->a[i].after >= 0) {
+			m.wait_next[i] = m.wait_first[s->a[i].after];
+			m.wait_first[s->a[i].after] = i;
+		}
 	m.dev_first = SB_NEW(int, m.ndev + 1);
 	m.dev_next = SB_NEW(int, s->n + 1);
 	for (i = 0; i < m.ndev; i++)
@@ -354,14 +370,13 @@ int sb_actor_run(const struct sb_actor_sys *s, struct sb_rng *rng, int trace_act
 					m.touched[i] = m.touched[j];
 					m.touched[j] = t;
 				}
+		/* offering a shared-device actor offers its whole device (a device
+		 * that freed may take any of its actors), once: nothing changes
+		 * between offers of one device */
 		for (j = 0; j < m.ntouched; j++) {
 			int x = m.touched[j];
 			m.mark[x] = 0;
 			offer(&m, x);
-			/* a busy device may have freed: its other actors too */
-			if (s->a[x].device >= 0)
-				for (i = m.dev_first[s->a[x].device]; i >= 0; i = m.dev_next[i])
-					offer(&m, i);
 		}
 		m.ntouched = 0;
 	}
@@ -376,6 +391,9 @@ int sb_actor_run(const struct sb_actor_sys *s, struct sb_rng *rng, int trace_act
 	sb_free(m.dev_busy);
 	sb_free(m.dev_first);
 	sb_free(m.dev_next);
+	sb_free(m.cidx);
+	sb_free(m.wait_first);
+	sb_free(m.wait_next);
 	return 0;
 }
 

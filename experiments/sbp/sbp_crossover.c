@@ -5,7 +5,10 @@
  * per-block rule (spec oneflow.md §8.4 [O]) says tensor parallelism wins
  * iff b s < 3h. tp_frac: share of the weight bytes the optimum reads split;
  * `side` marks the points well inside either region (b s < 2h, b s > 4.5h:
- * a factor 1.5 around 3h) for the claims.
+ * a factor 1.5 around 3h) for the claims. The ILP's branch-and-bound
+ * nodes are in `points` (deterministic), its wall time in `timing`; a
+ * solve that reaches the wall-clock safety net fails the run rather than
+ * store a machine-dependent row.
  */
 #include "exp.h"
 #include "lp.h"
@@ -41,10 +44,21 @@ static const struct sb_col cols[] = {
 	{ "ilp_cost", SB_COL_DBL, "bytes + 0.05 FLOPs" },
 	{ "ilp_status", SB_COL_STR, "" },
 	{ "ilp_gap", SB_COL_DBL, "" },
+	{ "ilp_nodes", SB_COL_INT, "" },
 	{ "tp_frac", SB_COL_DBL, "" },
 	{ "strategy", SB_COL_STR, "" },
 	{ "dp_cost", SB_COL_DBL, "bytes + 0.05 FLOPs" },
 	{ "tp_cost", SB_COL_DBL, "bytes + 0.05 FLOPs" },
+	{ NULL, 0, NULL },
+};
+
+static const struct sb_col timing_cols[] = {
+	{ "hier", SB_COL_STR, "" },
+	{ "h", SB_COL_INT, "" },
+	{ "tokens", SB_COL_INT, "b*s" },
+	{ "ops", SB_COL_INT, "" },
+	{ "ilp_cols", SB_COL_INT, "" },
+	{ "ilp_seconds", SB_COL_DBL, "s (wall clock)" },
 	{ NULL, 0, NULL },
 };
 
@@ -90,7 +104,6 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	int *start, *sig, rc;
 	size_t row;
 
-	(void)timing;
 	(void)nh;
 	if ((rc = sb_sbp_place_parse(&pl, hiers[k], 0, "hierarchy", err)))
 		return rc;
@@ -111,6 +124,10 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	if (!rc && res.status > 1)
 		rc = sb_err_set(err, SB_EXIT_RUN, "sbp_crossover: ILP without a solution (%s)",
 				sb_lp_status_name(res.status));
+	if (!rc && res.stopped == SB_LP_STOP_TIME)
+		rc = sb_err_set(err, SB_EXIT_RUN, "sbp_crossover: ILP stopped by its wall-clock "
+				"safety net (%s, h = %lld, b*s = %lld): raise it or lower --set nodes",
+				hiers[k], (long long)h, (long long)T);
 	if (!rc)
 		rc = sb_sbp_plan_from(&g, sig, "ilp", &net, &plan, err);
 	if (!rc)
@@ -128,11 +145,19 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		sb_table_set_dbl(out, row, "ilp_cost", plan.cost);
 		sb_table_set_str(out, row, "ilp_status", sb_lp_status_name(res.status));
 		sb_table_set_dbl(out, row, "ilp_gap", res.gap);
+		sb_table_set_int(out, row, "ilp_nodes", res.nodes);
 		sb_table_set_dbl(out, row, "tp_frac", plan.tp_frac);
 		sb_table_set_str(out, row, "strategy", plan.strategy);
 		sb_table_set_dbl(out, row, "dp_cost", dpc);
 		sb_table_set_dbl(out, row, "tp_cost", tpc);
 		sb_sbp_plan_release(&plan);
+		row = sb_table_add(timing);
+		sb_table_set_str(timing, row, "hier", hiers[k]);
+		sb_table_set_int(timing, row, "h", h);
+		sb_table_set_int(timing, row, "tokens", T);
+		sb_table_set_int(timing, row, "ops", g.nop);
+		sb_table_set_int(timing, row, "ilp_cols", res.ncols);
+		sb_table_set_dbl(timing, row, "ilp_seconds", res.seconds);
 	}
 	sb_free(start);
 	sb_free(sig);
@@ -148,6 +173,7 @@ const struct sb_experiment sb_experiment_sbp_crossover = {
 	.params = params,
 	.quick_set = "hiers=1 hiddens=1",
 	.cols = cols,
+	.timing_cols = timing_cols,
 	.setup = setup,
 	.run_point = run_point,
 };

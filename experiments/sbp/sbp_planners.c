@@ -3,7 +3,8 @@
  * chains (forward MLPs: trees), MLPs and GPT blocks with backward, on p = 8
  * and the hierarchy 2x4. Every plan passes the legality checker first;
  * ratio_opt >= 1 by construction when the ILP is proven optimal
- * (ilp_status records it).
+ * (ilp_status records it). The ILP's wall time is in `timing`; a solve
+ * that reaches the wall-clock safety net fails the run.
  */
 #include "exp.h"
 #include "lp.h"
@@ -49,11 +50,21 @@ static const struct sb_col cols[] = {
 	{ "opt", SB_COL_DBL, "bytes + 0.05 FLOPs" },
 	{ "ratio_opt", SB_COL_DBL, "" },
 	{ "ilp_status", SB_COL_STR, "" },
+	{ "ilp_nodes", SB_COL_INT, "" },
 	{ "bytes", SB_COL_DBL, "B" },
 	{ "comm_s", SB_COL_DBL, "s" },
 	{ "flops", SB_COL_DBL, "FLOP/device" },
 	{ "mem", SB_COL_DBL, "B/device" },
 	{ "strategy", SB_COL_STR, "" },
+	{ NULL, 0, NULL },
+};
+
+static const struct sb_col timing_cols[] = {
+	{ "model", SB_COL_STR, "" },
+	{ "hier", SB_COL_STR, "" },
+	{ "ops", SB_COL_INT, "" },
+	{ "ilp_cols", SB_COL_INT, "" },
+	{ "ilp_seconds", SB_COL_DBL, "s (wall clock)" },
 	{ NULL, 0, NULL },
 };
 
@@ -78,7 +89,6 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	const struct sb_sbp_planner *const *p;
 	int n, i, rc, *sig, tree;
 
-	(void)timing;
 	if ((rc = sb_sbp_place_parse(&pl, hier, 0, "hierarchy", err)))
 		return rc;
 	sb_sbp_graph_init(&g, m->name);
@@ -97,6 +107,17 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	if (!rc && res.status > 1)
 		rc = sb_err_set(err, SB_EXIT_RUN, "sbp_planners: ILP without a solution on %s",
 				m->name);
+	if (!rc && res.stopped == SB_LP_STOP_TIME)
+		rc = sb_err_set(err, SB_EXIT_RUN, "sbp_planners: ILP stopped by its wall-clock "
+				"safety net on %s (%s): raise it or lower --set nodes", m->name, hier);
+	if (!rc) {
+		size_t tr = sb_table_add(timing);
+		sb_table_set_str(timing, tr, "model", m->name);
+		sb_table_set_str(timing, tr, "hier", hier);
+		sb_table_set_int(timing, tr, "ops", g.nop);
+		sb_table_set_int(timing, tr, "ilp_cols", res.ncols);
+		sb_table_set_dbl(timing, tr, "ilp_seconds", res.seconds);
+	}
 	p = sb_sbp_planners(&n);
 	for (i = 0; i < n && !rc; i++) {
 		struct sb_sbp_plan plan;
@@ -117,6 +138,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		sb_table_set_dbl(out, row, "opt", res.obj);
 		sb_table_set_dbl(out, row, "ratio_opt", plan.cost / res.obj);
 		sb_table_set_str(out, row, "ilp_status", sb_lp_status_name(res.status));
+		sb_table_set_int(out, row, "ilp_nodes", res.nodes);
 		sb_table_set_dbl(out, row, "bytes", plan.bytes);
 		sb_table_set_dbl(out, row, "comm_s", plan.comm_s);
 		sb_table_set_dbl(out, row, "flops", plan.flops);
@@ -137,6 +159,7 @@ const struct sb_experiment sb_experiment_sbp_planners = {
 	.params = params,
 	.quick_set = "models=5 hiers=1",
 	.cols = cols,
+	.timing_cols = timing_cols,
 	.setup = setup,
 	.run_point = run_point,
 };

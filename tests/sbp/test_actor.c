@@ -272,3 +272,104 @@ Test(actor, pipeline_agrees_with_the_pipeline_family)
 					cr_assert_float_eq(want, (M + S - 1) * 3000e-9, 1e-15);
 			}
 }
+
+/* Golden results: every output of sb_actor_run (end, events, deadlock,
+ * per-actor acts, first/last ends, busy time, peaks, the trace) hashed on
+ * chains with and without jitter, the three pipeline kinds and a
+ * reconvergent graph with a shared device, a batch and a control edge.
+ * The hashes were recorded from the simulator before its per-event scans
+ * (control edges, consumer indices, repeated device offers) were
+ * precomputed away, so a faster simulator must give the same runs. */
+static uint64_t result_hash(const struct sb_actor_sys *s, struct sb_rng *rng, int ta, int tslot)
+{
+	struct sb_actor_result r;
+	struct sb_err err;
+	uint64_t h = 1469598103934665603ULL;
+	int i;
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 1099511628211ULL)
+	cr_assert_eq(sb_actor_run(s, rng, ta, tslot, &r, &err), 0);
+	MIX(r.end);
+	MIX(r.events);
+	MIX(r.deadlock);
+	for (i = 0; i < s->n; i++) {
+		MIX(r.acts[i]);
+		MIX(r.first_end[i]);
+		MIX(r.last_end[i]);
+		MIX(r.busy[i]);
+		MIX(r.peak[2 * i]);
+		MIX(r.peak[2 * i + 1]);
+	}
+	for (i = 0; i < r.ntrace; i++) {
+		MIX(r.trace_t[i]);
+		MIX(r.trace_n[i]);
+	}
+#undef MIX
+	sb_actor_result_release(&r);
+	return h;
+}
+
+Test(actor, golden_results)
+{
+	static const uint64_t want[] = {
+		0x974cdcfce30b801eULL, 0x260c25125e1fda23ULL, 0x5c1de0ce889b7103ULL,
+		0x75a6de10bf253ab1ULL, 0x798b8bcd1bf4fcd3ULL, 0xda31989f9e6faa07ULL,
+		0x571f87830084c330ULL, 0xd27d6444c9fa73a8ULL, 0x5b255b6e388f7736ULL,
+		0x4b147258bca319b5ULL, 0xe2003cc81ffb881dULL, 0x8584645a1b315c87ULL,
+		0x0a8d419e7633c86fULL, 0x06d82d0d7e6ae881ULL, 0x78d8b67f369d43dfULL,
+		0x9582bfa2d4115c03ULL, 0xded640b0e1cbb2bdULL, 0x123b64938a7a83bfULL,
+	};
+	struct sb_actor_sys s;
+	int64_t d[6], F[8], B[8];
+	int r[6], k, q, S, kind, n = 0;
+	_Static_assert(SB_ACTOR_MAXOUT == 2, "the hash reads two slots per actor");
+	for (q = 1; q <= 3; q++) {
+		struct sb_rng rng = sb_rng_stream(1, (uint64_t)q, 0, 7);
+		for (k = 0; k < 6; k++)
+			d[k] = 1000 + 370 * (k % 3), r[k] = q;
+		chain(&s, d, r, 6, 5000);
+		cr_expect_eq(result_hash(&s, NULL, 2, 0), want[n], "chain q = %d", q);
+		n++;
+		s.jitter = 0.1;
+		cr_expect_eq(result_hash(&s, &rng, 1, 0), want[n], "jittered chain q = %d", q);
+		n++;
+		sb_actor_sys_release(&s);
+	}
+	for (S = 2; S <= 8; S += 3)
+		for (kind = 0; kind < 3; kind++) {
+			for (k = 0; k < 8; k++)
+				F[k] = 1000 + 100 * k, B[k] = 2000 + 50 * (k % 3);
+			sb_actor_sys_init(&s);
+			sb_actor_pipeline(&s, S, 37, F, B, kind);
+			cr_expect_eq(result_hash(&s, NULL, 0, 1), want[n], "pipeline S = %d kind %d",
+				     S, kind);
+			n++;
+			sb_actor_sys_release(&s);
+		}
+	for (q = 1; q <= 3; q++) {
+		int a, b, c, e, f;
+		sb_actor_sys_init(&s);
+		a = sb_actor_add(&s, "src", 100);
+		b = sb_actor_add(&s, "b", 300);
+		c = sb_actor_add(&s, "c", 500);
+		e = sb_actor_add(&s, "d", 200);
+		f = sb_actor_add(&s, "e", 50);
+		sb_actor_slot(&s, a, q, 1);
+		sb_actor_slot(&s, b, 1, 1);
+		sb_actor_slot(&s, c, 2, 1);
+		sb_actor_slot(&s, e, 2, 1);
+		sb_actor_connect(&s, a, 0, b, 1);
+		sb_actor_connect(&s, a, 0, c, 1);
+		sb_actor_connect(&s, b, 0, e, 1);
+		sb_actor_connect(&s, c, 0, e, 1);
+		sb_actor_connect(&s, e, 0, f, 2);
+		s.a[b].device = s.a[c].device = 0;
+		s.a[c].prio = 1;
+		s.a[f].after = b;
+		s.a[f].after_n = 3;
+		s.a[a].limit = 100;
+		cr_expect_eq(result_hash(&s, NULL, a, 0), want[n], "reconvergent q = %d", q);
+		n++;
+		sb_actor_sys_release(&s);
+	}
+	cr_assert_eq(n, (int)(sizeof want / sizeof want[0]));
+}
