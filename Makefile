@@ -50,7 +50,7 @@ TEST_SRC   := $(sort $(wildcard tests/test_*.c tests/*/test_*.c))
 TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: FORCE validate-rf all help deps need-deps test test-run smoke smoke-run reproduce paper bench asan \
-        data clean new-baseline new-family experiments figures verify mpi-check fuzz \
+        data clean new-baseline new-family experiments figures verify mpi-check \
         fuzz-build fuzz-bins fuzz-long
 
 all: $(BIN)
@@ -63,7 +63,7 @@ help:
 	@echo "  make deps                 install the Debian packages schedbench needs"
 	@echo "  make data                 fetch real data sets into DATA_DIR (sha256-checked)"
 	@echo "  make bench                speed: events/s, policy and solver times -> results/bench.h5"
-	@echo "  make asan                 tests and loader fuzzing under AddressSanitizer/UBSan"
+	@echo "  make asan                 the test suite under AddressSanitizer/UBSan"
 	@echo "  make fuzz-long            every libFuzzer harness for >= 1,000,000 inputs (FUZZ_ARGS=...)"
 	@echo "  make paper                build paper/report.pdf from results and figures"
 	@echo "  make validate-rf          A-SRPT's random forest against scikit-learn (if installed)"
@@ -161,11 +161,6 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 asan: need-deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/sb SAN="$(ASAN_FLAGS)" OPT="-O1 -g" test-run
-	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/sb SAN="$(ASAN_FLAGS)" OPT="-O1 -g" fuzz
-
-# More mutation-fuzzing iterations of every loader than `make test` runs.
-fuzz: $(BUILD)/sbtest
-	@SB_FUZZ_ITERS=$${SB_FUZZ_ITERS:-3000} $(BUILD)/sbtest --filter 'fuzz/*'
 
 # Coverage-guided fuzzing (libFuzzer, clang 14): the library built with
 # coverage instrumentation and ASan/UBSan in its own directory, one binary
