@@ -50,7 +50,8 @@ TEST_SRC   := $(sort $(wildcard tests/test_*.c tests/*/test_*.c))
 TEST_OBJ   := $(TEST_SRC:%.c=$(BUILD)/%.o)
 
 .PHONY: FORCE validate-rf all help deps need-deps test test-run smoke smoke-run reproduce paper bench asan \
-        data clean install new-baseline new-family experiments figures verify mpi-check fuzz
+        data clean install new-baseline new-family experiments figures verify mpi-check \
+        fuzz-build fuzz-bins fuzz-long
 
 # Plain `make` installs nothing: it says in one line what is missing.
 all:
@@ -65,7 +66,8 @@ help:
 	@echo "  make deps                 install the Debian packages schedbench needs"
 	@echo "  make data                 fetch real data sets into DATA_DIR (sha256-checked)"
 	@echo "  make bench                speed: events/s, policy and solver times -> results/bench.h5"
-	@echo "  make asan                 tests and loader fuzzing under AddressSanitizer/UBSan"
+	@echo "  make asan                 the test suite under AddressSanitizer/UBSan"
+	@echo "  make fuzz-long            every libFuzzer harness for >= 1,000,000 inputs (FUZZ_ARGS=...)"
 	@echo "  make paper                build paper/report.pdf from results and figures"
 	@echo "  make validate-rf          A-SRPT's random forest against scikit-learn (if installed)"
 	@echo "  make new-baseline FAMILY=dag NAME=foo   start a baseline from the template"
@@ -147,6 +149,8 @@ test-run: $(BIN) $(BUILD)/sbtest $(BUILD)/pcg_ref
 	@SB_BIN=$(BIN) sh tests/cli.sh
 	@SB_BIN=$(BIN) BUILD=$(BUILD) sh tests/layout.sh
 	@sh tests/paper.sh
+	@$(MAKE) --no-print-directory fuzz-build >/dev/null
+	@sh scripts/fuzz --short
 
 smoke: need-deps
 	@$(MAKE) --no-print-directory smoke-run
@@ -162,11 +166,40 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 asan: need-deps
 	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/sb SAN="$(ASAN_FLAGS)" OPT="-O1 -g" test-run
-	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/sb SAN="$(ASAN_FLAGS)" OPT="-O1 -g" fuzz
 
-# More mutation-fuzzing iterations of every loader than `make test` runs.
-fuzz: $(BUILD)/sbtest
-	@SB_FUZZ_ITERS=$${SB_FUZZ_ITERS:-3000} $(BUILD)/sbtest --filter 'fuzz/*'
+# Coverage-guided fuzzing (libFuzzer, clang 14): the library built with
+# coverage instrumentation and ASan/UBSan in its own directory, one binary
+# per input format from tests/fuzz_*.c and tests/<family>/fuzz_*.c, each
+# linked with the shared helpers tests/fuzzkit.c and tests/<family>/fuzzcheck.c.
+# scripts/fuzz runs them: `make test` a short run (corpus replay and about
+# 10,000 new inputs each), `make fuzz-long` at least 1,000,000 each.
+FUZZ_BUILD := build-fuzz
+FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+              -fno-omit-frame-pointer -Wno-unknown-warning-option
+FUZZ_SRC   := $(sort $(wildcard tests/fuzz_*.c tests/*/fuzz_*.c))
+FUZZ_BIN   := $(FUZZ_SRC:tests/%.c=$(BUILD)/fuzzers/%)
+FUZZ_KIT   := $(patsubst %.c,$(BUILD)/%.o,tests/fuzzkit.c $(sort $(wildcard tests/*/fuzzcheck.c)))
+
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
+	  SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" OPT="-O1 -g" fuzz-bins
+
+# (run through fuzz-build, which sets BUILD, CC and the sanitizers)
+fuzz-bins: $(FUZZ_BIN)
+
+$(BUILD)/libfuzzkit.a: $(FUZZ_KIT)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzzers/%: $(BUILD)/tests/%.o $(BUILD)/libfuzzkit.a $(BUILD)/libsb.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+.SECONDARY: $(FUZZ_SRC:%.c=$(BUILD)/%.o)
+
+fuzz-long: need-deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@DATA_DIR=$(DATA_DIR) sh scripts/fuzz --long $(FUZZ_ARGS)
 
 reproduce: need-deps
 	@$(MAKE) --no-print-directory $(BIN)
@@ -212,6 +245,6 @@ install: all
 	install -m 644 $(BUILD)/sb.1 $(DESTDIR)$(PREFIX)/share/man/man1/sb.1
 
 clean:
-	rm -rf $(BUILD) build-asan bin
+	rm -rf $(BUILD) build-asan $(FUZZ_BUILD) bin
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BENCH_OBJ:.o=.d) $(BUILD)/core/main.d $(BUILD)/tests/cluster/rf_tool.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(FUZZ_KIT:.o=.d) $(FUZZ_SRC:%.c=$(BUILD)/%.d) $(BENCH_OBJ:.o=.d) $(BUILD)/core/main.d $(BUILD)/tests/cluster/rf_tool.d

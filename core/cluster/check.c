@@ -15,6 +15,7 @@
  */
 #include "cluster.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,16 @@
 static int close_to(double a, double b)
 {
 	return fabs(a - b) <= REL * sb_max(1.0, sb_max(fabs(a), fabs(b)));
+}
+
+/* Slack of a segment's length end - start: the relative tolerance of the
+ * length, plus the rounding of the absolute times it is the difference of.
+ * Arrivals scaled to a load can lie 1e13 s out (a Philly job submitted in
+ * 2216, found by fuzzing), where one ulp of a time is 2e-3 s, more than
+ * REL of a week-long segment. */
+static double span_slack(double len, double start, double end)
+{
+	return REL * sb_max(1.0, fabs(len)) + 64 * DBL_EPSILON * sb_max(fabs(start), fabs(end));
 }
 
 struct gint {
@@ -77,7 +88,7 @@ int sb_cluster_check(const struct sb_cluster *cl, const struct sb_jobset *js,
 	for (k = 0; k < r->nseg; k++) {
 		const struct sb_cluster_seg *sg = &r->seg[k];
 		const struct sb_job *j = &js->job[sg->job];
-		double expect_oh, tau, len;
+		double expect_oh, tau, len, slack;
 		int v;
 
 		if (!(isfinite(sg->start) && isfinite(sg->end) && sg->end >= sg->start))
@@ -120,13 +131,18 @@ int sb_cluster_check(const struct sb_cluster *cl, const struct sb_jobset *js,
 		if (sg->iters < 0)
 			FAIL("job %d: segment %d has %ld iterations", sg->job, k, sg->iters);
 		len = sg->end - sg->start;
+		slack = span_slack(len, sg->start, sg->end);
 		if (sg->preempted) {
 			double el = len - expect_oh;
 			long fit = el > 0 ? (long)floor(el / tau + 1e-9) : 0;
-			if (sg->iters != fit)
+			/* the iterations that fit, or one fewer or more when the
+			 * length is within its slack of a whole number of them */
+			if (sg->iters != fit &&
+			    !(sg->iters == fit - 1 && el - (double)fit * tau <= slack) &&
+			    !(sg->iters == fit + 1 && (double)sg->iters * tau - el <= slack))
 				FAIL("job %d: preempted segment %d of %g s holds %ld iterations of "
 				     "%g s (fits %ld)", sg->job, k, len, sg->iters, tau, fit);
-		} else if (!close_to(len, expect_oh + (double)sg->iters * tau)) {
+		} else if (fabs(len - (expect_oh + (double)sg->iters * tau)) > slack) {
 			FAIL("job %d: segment %d lasts %.17g s, %ld iterations of %g s need %.17g",
 			     sg->job, k, len, sg->iters, tau, expect_oh + (double)sg->iters * tau);
 		}

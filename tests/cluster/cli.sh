@@ -82,3 +82,12 @@ expect 2 "$tmp/hist.csv': line 3: field 'duration'" -- "$SB" eval cluster --w1 1
 # conflicting options are refused, not ignored
 printf 'arrival,model,d,t,p,iters\n0,resnet50,1,1,1,100\n' > "$tmp/one-job.csv"
 expect 2 "--load applies to --w1 and --philly, not to --jobs" -- "$SB" eval cluster --jobs "$tmp/one-job.csv" --load 0.5 --policy fifo
+
+# findings of the libFuzzer harnesses (tests/cluster/fuzz_*.c), minimised in
+# tests/cluster/fuzz/regress/: each input and what it must give
+reg=tests/cluster/fuzz/regress
+# a job submitted in 2216: scaled to a load, arrivals lie ~1e14 s out and the
+# checker rejected a correct run over the rounding of the absolute times
+for s in 1 2 3; do
+	expect 0 "valid: yes" -- "$SB" eval cluster --philly $reg/philly-far-submit.json --cluster testbed --policy fifo --load 0.8 --seed $s
+done
