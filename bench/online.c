@@ -69,7 +69,7 @@ static void run(struct sb_table *tab, const char *data)
 		reps++;
 	} while (sb_now() - t0 < 1.0);
 	dt = sb_now() - t0;
-	row(tab, "simulate", "zcl T=1000 C=200 D=4 (sampled)", dt, reps * g.T / dt, w / reps);
+	row(tab, "simulate", "zcl,T=1000,C=200,D=4,sampled", dt, reps * g.T / dt, w / reps);
 	reps = 0;
 	t0 = sb_now();
 	do {
@@ -77,7 +77,7 @@ static void run(struct sb_table *tab, const char *data)
 		reps++;
 	} while (sb_now() - t0 < 1.0);
 	dt = sb_now() - t0;
-	row(tab, "dp", "zcl T=1000 C=200 D=4 (exact E[ALG])", dt, reps * g.T / dt, e);
+	row(tab, "dp", "zcl,T=1000,C=200,D=4,exact-DP", dt, reps * g.T / dt, e);
 	sb_online_table_release(&tb);
 	sb_online_inst_release(&in);
 	sb_free(price);
@@ -99,7 +99,7 @@ static void run(struct sb_table *tab, const char *data)
 			return;
 		}
 		dt = sb_now() - t0;
-		row(tab, "train", "learned T=20 C=20 D=4 U/L=10 3000 it", dt, NAN,
+		row(tab, "train", "learned,T=20,C=20,D=4,U/L=10,3000it", dt, NAN,
 		    out.nlog ? out.log[out.nlog - 1].br : NAN);
 		sb_advlearn_out_release(&out);
 	}

@@ -8,7 +8,8 @@
  *   - kind "policy": the trained table pi(m | t, c, d), which `sb eval
  *                    online --table` and the table-reading policies load,
  *                    so figures redraw without retraining;
- *   - kind "hall":   the hall of fame (the stored evaluation instances);
+ *   - kind "hall":   the hall of fame (the stored evaluation instances:
+ *                    column iter is the member, t the round);
  *   - kind "price":  the mean posted price against utilisation at mid
  *                    horizon, next to ZCL's psi (F2);
  *   - kind "cr":     the empirical competitive ratio of the point's learned
