@@ -4,6 +4,7 @@
  * registry; no engine file names the family.
  */
 #include "online.h"
+#include "online/ptable.h"
 #include "family.h"
 #include "workloads/online/gen.h"
 
@@ -29,7 +30,7 @@ static void list(FILE *out)
 }
 
 static const char *const value_opts[] = { "--T", "--C", "--D", "--M", "--ul", "--gen",
-					  "--buyers", NULL };
+					  "--buyers", "--table", NULL };
 
 /* an integer option in [lo, hi] */
 static int int_opt(const char *name, const char *v, long lo, long hi, int *out)
@@ -57,7 +58,7 @@ int sb_online_eval(int argc, char **argv)
 	struct sb_rng gen, rng;
 	int T = 20, C = 20, D = 1, M = 16, i, rc, t;
 	double ul = 10;
-	const char *kind = "logrand", *buyers = NULL;
+	const char *kind = "logrand", *buyers = NULL, *tables = NULL;
 
 	sb_eval_args_init(&ea, argc, argv);
 	for (i = 2; i < argc; i++) {
@@ -85,6 +86,8 @@ int sb_online_eval(int argc, char **argv)
 			if (strcmp(v, "rand") && strcmp(v, "logrand") && strcmp(v, "staircase"))
 				return sb_eval_fail(&sb_family_online, "--gen '%s': expected rand, logrand or staircase", v);
 			kind = v;
+		} else if (!strcmp(a, "--table")) {
+			tables = v;
 		} else {
 			buyers = v;
 		}
@@ -99,6 +102,13 @@ int sb_online_eval(int argc, char **argv)
 	for (i = 0; i < ea.nset; i++)
 		if (sb_opts_set(&o, p->params, ea.sets[i], "--set", &err))
 			return sb_eval_fail_err(&sb_family_online, &err);
+	if (tables) {
+		int nt;
+		if ((rc = sb_online_ptable_load(tables, &nt, &err))) {
+			sb_err_print(&err);
+			return rc;
+		}
+	}
 	if (buyers) {
 		if (D > C)
 			return sb_eval_fail(&sb_family_online, "--D: largest demand above the capacity%s", "");
@@ -168,7 +178,7 @@ const struct sb_family sb_family_online = {
 	.desc = "posted-price online allocation (online knapsack), exact per-round DP",
 	.roles = roles,
 	.eval_usage = "[--T N] [--C N] [--D N] [--M N] [--ul U/L] [--gen rand|logrand|staircase] "
-		      "[--buyers FILE.csv]",
+		      "[--buyers FILE.csv] [--table online_learn.h5 (stored policy tables)]",
 	.eval = sb_online_eval,
 	.list = list,
 };

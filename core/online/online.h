@@ -79,6 +79,10 @@ struct sb_online_policy {
 	/* 1: an offline reference that sees the instance (best fixed price in
 	 * hindsight); it is never an online algorithm and has no proven ratio. */
 	int offline;
+	/* 1: the policy reads a trained table from the results (loaded into
+	 * the store of online/ptable.h); it exists only for the games it was
+	 * trained on, so experiments over other games leave it out. */
+	int stored;
 	/* Proven competitive ratio on game g (small-item regime), or 0 if the
 	 * policy has none. May be NULL. */
 	double (*proven_ratio)(const struct sb_online_game *g, const struct sb_opts *o);

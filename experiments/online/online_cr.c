@@ -105,7 +105,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		double cr = 0, crlp = 0, sum = 0, ilp = 0, dummy;
 		int worst = 0;
 		size_t row;
-		if (p[i]->offline)
+		if (p[i]->offline || p[i]->stored)
 			continue;
 		sb_opts_defaults(&o, p[i]->params);
 		for (k = 0; k < ninst; k++) {

@@ -27,3 +27,13 @@ expect 2 "no buyers" -- "$SB" eval online --policy zcl --buyers "$tmp/b5.csv"
 expect 2 "nosuch.csv" -- "$SB" eval online --policy zcl --buyers "$tmp/nosuch.csv"
 expect 1 "cannot write '/dev/full'" -- "$SB" eval online --policy zcl --schedule-out /dev/full
 same_points_across_jobs online_cr
+# the learned policies read their stored table: none loaded, a missing or
+# foreign file is bad input; a trained one evaluates through the checkers
+expect 2 "no stored policy table" -- "$SB" eval online --policy learned
+expect 2 "nosuch.h5" -- "$SB" eval online --policy learned --table "$tmp/nosuch.h5"
+cp "$tmp/m1.h5" "$tmp/cr.h5"   # online_cr's, from the check above
+same_points_across_jobs online_learn
+expect 0 "valid: yes" -- "$SB" eval online --policy learned --table "$tmp/m1.h5" --T 10 --C 10 --D 2 --ul 2
+expect 0 "valid: yes" -- "$SB" eval online --policy learned-reinforce --table "$tmp/m1.h5" --T 10 --C 10 --D 2 --ul 5
+expect 2 "no stored policy table for T = 20" -- "$SB" eval online --policy learned --table "$tmp/m1.h5"
+expect 2 "no column 'kind'" -- "$SB" eval online --policy learned --table "$tmp/cr.h5"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "online/online.h"
+#include "online/ptable.h"
 #include "workloads/online/gen.h"
 
 static struct sb_online_game game(int T, int C, int D, double ul)
@@ -82,6 +83,32 @@ Test(online, checkers_reject_broken_runs)
 	}
 }
 
+/* the table-reading policies get a random table of game g */
+static void store_random_tables(const struct sb_online_game *g, uint64_t k)
+{
+	static const char *const var[] = { "learned", "learned-random", "learned-reinforce" };
+	size_t n = sb_online_ptable_cells(g), c;
+	double *prob = SB_NEW(double, n * (size_t)g->M);
+	struct sb_rng r = sb_rng_stream(9, k, 0, SB_RNG_TEST);
+	struct sb_err err;
+	int v, m;
+
+	sb_online_ptable_clear();
+	for (v = 0; v < 3; v++) {
+		for (c = 0; c < n; c++) {
+			double s = 0, *q = prob + c * (size_t)g->M;
+			for (m = 0; m < g->M; m++)
+				s += q[m] = sb_rng_uniform(&r) * (sb_rng_uniform(&r) < 0.5);
+			if (s == 0)
+				s += q[0] = 1;
+			for (m = 0; m < g->M; m++)
+				q[m] /= s;
+		}
+		cr_assert_eq(sb_online_ptable_put(var[v], g, prob, &err), 0, "%s", err.msg);
+	}
+	sb_free(prob);
+}
+
 Test(online, every_policy_checked_and_not_above_opt)
 {
 	int np, i, k;
@@ -96,6 +123,7 @@ Test(online, every_policy_checked_and_not_above_opt)
 		double opt;
 		sb_online_gen_random(&g, &in, k & 1, &gen);
 		opt = sb_online_opt(&g, &in, NULL);
+		store_random_tables(&g, (uint64_t)k);
 		for (i = 0; i < np; i++) {
 			double e = ealg(&g, &in, p[i]->name, NULL);
 			cr_assert_leq(e, opt * (1 + 1e-12), "%s: E[ALG] %g above OPT %g", p[i]->name,

@@ -1,0 +1,113 @@
+/*
+ * online.c - `make bench` for the online family: the default training run
+ * of the learned policy (T = 20, C = 20, D = 4, 3,000 iterations with a
+ * best response every 100; issue target <= 2 min on one core), the game
+ * simulator's sampled rounds per second (target >= 10 M rounds/s) and the
+ * exact DP's rounds per second. Wall clock, measured, never asserted.
+ */
+#include "bench.h"
+#include "online/online.h"
+#include "algorithms/advlearn/train.h"
+#include "workloads/online/gen.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static const struct sb_col cols[] = {
+	{ "what", SB_COL_STR, "" },
+	{ "config", SB_COL_STR, "" },
+	{ "seconds", SB_COL_DBL, "s" },
+	{ "rounds_per_s", SB_COL_DBL, "1/s" },
+	{ "value", SB_COL_DBL, "" },
+	{ NULL, 0, NULL },
+};
+
+static void row(struct sb_table *t, const char *what, const char *config, double s,
+		double rps, double value)
+{
+	size_t r = sb_table_add(t);
+	sb_table_set_str(t, r, "what", what);
+	sb_table_set_str(t, r, "config", config);
+	sb_table_set_dbl(t, r, "seconds", s);
+	sb_table_set_dbl(t, r, "rounds_per_s", rps);
+	sb_table_set_dbl(t, r, "value", value);
+	printf("%-10s %-34s %10.3f s %12.4g rounds/s  value %.6g\n", what, config, s, rps, value);
+}
+
+static void run(struct sb_table *tab, const char *data)
+{
+	struct sb_online_game g;
+	struct sb_online_inst in;
+	struct sb_online_table tb;
+	struct sb_err err;
+	struct sb_opts o;
+	struct sb_rng gen = sb_rng_stream(1, 0, 0, SB_RNG_INSTANCE), rng = gen;
+	const struct sb_online_policy *p = sb_online_policy_find("zcl");
+	double *price, t0, dt, w = 0, e = 0;
+	unsigned char *x;
+	long reps = 0;
+	int comp;
+	(void)data;
+
+	/* simulator: sampled episodes of a tabulated policy, long horizon */
+	if (sb_online_game_init(&g, 1000, 200, 4, 16, 1, 10, &err)) {
+		sb_err_print(&err);
+		return;
+	}
+	sb_online_gen_random(&g, &in, 1, &gen);
+	sb_opts_defaults(&o, p->params);
+	if (sb_online_tabulate(&g, &in, p, &o, &tb, &err)) {
+		sb_err_print(&err);
+		sb_online_inst_release(&in);
+		return;
+	}
+	price = SB_NEW(double, g.T);
+	x = SB_NEW(unsigned char, g.T);
+	t0 = sb_now();
+	do {
+		w += sb_online_sample(&g, &in, &tb, &rng, price, x, &comp);
+		reps++;
+	} while (sb_now() - t0 < 1.0);
+	dt = sb_now() - t0;
+	row(tab, "simulate", "zcl,T=1000,C=200,D=4,sampled", dt, reps * g.T / dt, w / reps);
+	reps = 0;
+	t0 = sb_now();
+	do {
+		e = sb_online_expect(&g, &in, &tb);
+		reps++;
+	} while (sb_now() - t0 < 1.0);
+	dt = sb_now() - t0;
+	row(tab, "dp", "zcl,T=1000,C=200,D=4,exact-DP", dt, reps * g.T / dt, e);
+	sb_online_table_release(&tb);
+	sb_online_inst_release(&in);
+	sb_free(price);
+	sb_free(x);
+
+	/* the default training run, one core */
+	{
+		struct sb_advlearn_cfg cfg;
+		struct sb_advlearn_out out;
+		if (sb_online_game_init(&g, 20, 20, 4, 16, 1, 10, &err)) {
+			sb_err_print(&err);
+			return;
+		}
+		sb_advlearn_defaults(&cfg);
+		cfg.seed = 1;
+		t0 = sb_now();
+		if (sb_advlearn_train(&g, &cfg, &out, &err)) {
+			sb_err_print(&err);
+			return;
+		}
+		dt = sb_now() - t0;
+		row(tab, "train", "learned,T=20,C=20,D=4,U/L=10,3000it", dt, NAN,
+		    out.nlog ? out.log[out.nlog - 1].br : NAN);
+		sb_advlearn_out_release(&out);
+	}
+}
+
+const struct sb_bench sb_bench_online = {
+	.name = "online",
+	.desc = "learned-policy training time; simulator and DP rounds/s",
+	.cols = cols,
+	.run = run,
+};
