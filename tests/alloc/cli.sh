@@ -2,6 +2,9 @@
 # tests/cli.sh (helpers, $SB and $tmp: tests/clilib.sh), not run on its own.
 echo "cli: alloc ..." >&2
 
+# determinism: the same points on 1 and on 2 workers (GLPK on node limits)
+same_points_across_jobs alloc_bounds
+
 # eval alloc: bad inputs exit 2 naming what is wrong
 expect 2 "give one job set" -- "$SB" eval alloc --policy fifo
 expect 2 "not a registered alloc policy" -- "$SB" eval alloc --gen 10 --policy nosuch

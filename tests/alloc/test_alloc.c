@@ -9,24 +9,13 @@
 #include <string.h>
 
 #include "alloc/alloc.h"
-#include "workloads/alloc/alloc_wl.h"
+#include "tests/alloc/small.h"
 
 static void small(struct sb_alloc_inst *in, int mode, int njob, int S, int G, int T, int K,
 		  uint64_t seed)
 {
-	struct sb_alloc_genp g;
-	struct sb_alloc_types ty;
-	struct sb_rng r = sb_rng_stream(seed, 0, 0, SB_RNG_TEST);
-	sb_alloc_types_builtin(&ty);
-	sb_alloc_genp_defaults(&g, mode);
-	g.njob = njob;
-	g.nserver = S;
-	g.gpus = G;
-	g.cpus = 4 * G;
-	g.nslot = T;
-	g.kmax = K;
-	g.pmax = K;
-	sb_alloc_gen_small(in, &g, &ty, &r);
+	sb_test_alloc_small(in, mode, mode == SB_ALLOC_RAR ? SB_ALLOC_EXC : SB_ALLOC_JCT, njob, S, G,
+			    T, K, 0, seed);
 }
 
 static int run(const struct sb_alloc_inst *in, const char *name, struct sb_alloc_result *r)

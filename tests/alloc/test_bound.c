@@ -11,7 +11,7 @@
 
 #include "algorithms/smd/smd.h"
 #include "alloc/bound.h"
-#include "workloads/alloc/alloc_wl.h"
+#include "tests/alloc/small.h"
 
 #define NINST 50
 #define TOL 1e-6
@@ -19,23 +19,9 @@
 static void small(struct sb_alloc_inst *in, int mode, int util, int njob, int S, int G, int T,
 		  int K, uint64_t seed)
 {
-	struct sb_alloc_genp g;
-	struct sb_alloc_types ty;
-	struct sb_rng r = sb_rng_stream(seed, 0, 0, SB_RNG_TEST);
-	sb_alloc_types_builtin(&ty);
-	sb_alloc_genp_defaults(&g, mode);
-	g.njob = njob;
-	g.nserver = S;
-	g.gpus = G;
-	g.cpus = 4 * G;
-	g.nslot = T;
-	g.kmax = K;
-	g.pmax = K;
-	g.util = util;
 	/* utility instances where capacity binds: every job would need the
 	 * whole horizon on 4 workers */
-	g.small_slots = mode == SB_ALLOC_RAR ? T : 0;
-	sb_alloc_gen_small(in, &g, &ty, &r);
+	sb_test_alloc_small(in, mode, util, njob, S, G, T, K, mode == SB_ALLOC_RAR ? T : 0, seed);
 }
 
 static void every_policy(const struct sb_alloc_inst *in, double bound, int maximize,
