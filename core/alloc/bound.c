@@ -1,0 +1,511 @@
+/*
+ * bound.c - the GLPK models of the alloc family (see bound.h): GADGET's
+ * configuration ILP (gadget.md §8) and the PS-locality time-indexed
+ * packing/covering ILP (pslocality.md §2), with their LP relaxations.
+ * Ours [O]; the call recipe follows gadget.md §8 through core/lp.h.
+ */
+#include "bound.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TIME_SAFETY_S 600.0   /* a safety net only: stored solves end on nodes */
+#define FAIR_TANGENTS 16
+
+static void set_limits(struct sb_lp *lp, long nodes)
+{
+	struct sb_lp_params par = { 0 };
+	par.node_limit = nodes > 0 ? nodes : SB_ALLOC_NODE_LIMIT;
+	par.iter_limit = SB_ALLOC_ITER_LIMIT;
+	par.pseudocost = 1;
+	sb_lp_set_params(lp, &par);
+}
+
+/* Turn a solve into a bound or an error. maximize: the model's sense. */
+static int finish(struct sb_lp *lp, const char *model, int relax, int maximize, double constant,
+		  struct sb_alloc_bound *b, struct sb_err *err)
+{
+	struct sb_lp_result res;
+	int rc;
+
+	memset(b, 0, sizeof *b);
+	snprintf(b->model, sizeof b->model, "%s-%s", model, relax ? "lp" : "ilp");
+	b->ncols = sb_lp_ncols(lp);
+	b->nrows = sb_lp_nrows(lp);
+	if ((rc = sb_lp_solve(lp, relax, TIME_SAFETY_S, 0, &res, err)))
+		return rc;
+	b->seconds = res.seconds;
+	b->nodes = res.nodes;
+	switch (res.status) {
+	case SB_LP_OPTIMAL:
+		b->optimal = 1;
+		b->bound = res.obj + constant;
+		b->has_incumbent = !relax;
+		b->incumbent = b->bound;
+		snprintf(b->status, sizeof b->status, "%s", relax ? "lp-optimal" : "optimal");
+		break;
+	case SB_LP_FEASIBLE:
+	case SB_LP_NOSOLUTION:
+		if (res.stopped == SB_LP_STOP_TIME) {
+			rc = sb_err_set(err, SB_EXIT_RUN, "%s: stopped by the %g s safety time limit "
+					"before its node limit: no machine-independent result", b->model,
+					TIME_SAFETY_S);
+			break;
+		}
+		b->bound = res.bound + constant;
+		b->has_incumbent = res.status == SB_LP_FEASIBLE;
+		b->incumbent = res.obj + constant;
+		snprintf(b->status, sizeof b->status, "%s-limit", sb_lp_stop_name(res.stopped));
+		break;
+	case SB_LP_INFEASIBLE:
+		rc = sb_err_set(err, SB_EXIT_RUN, "%s: the model is infeasible (a job cannot reach "
+				"its target within the %s)", b->model,
+				maximize ? "capacity" : "horizon; give more slots");
+		break;
+	case SB_LP_UNBOUNDED:
+		rc = sb_err_set(err, SB_EXIT_RUN, "%s: the model is unbounded (a modelling error)",
+				b->model);
+		break;
+	default:
+		rc = sb_err_set(err, SB_EXIT_RUN, "%s: GLPK failed", b->model);
+	}
+	sb_lp_result_release(&res);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* GADGET configuration ILP (gadget.md §8)                            */
+/* ------------------------------------------------------------------ */
+
+static int kmax_of(const struct sb_alloc_inst *in, int j)
+{
+	double g = 0;
+	int s, k = in->job[j].max_workers;
+	for (s = 0; s < in->nserver; s++)
+		g += in->cap[s][0];
+	return k < g ? k : (int)g;
+}
+
+static int gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes,
+			struct sb_alloc_bound *b, struct sb_err *err)
+{
+	int J = in->njob, S = in->nserver, T = in->nslot, j, s, t, k, l, rc;
+	struct sb_lp *lp = sb_lp_new("gadget-config", 0);
+	/* per (s, t) capacity row terms, gathered as columns are made */
+	int nmax = 0;
+	int **cap_cols, *cap_n, *cap_cap;
+	double **cap_vals;
+	char nm[64];
+
+	for (j = 0; j < J; j++)
+		if (in->job[j].mode != SB_ALLOC_RAR) {
+			sb_lp_free(lp);
+			return sb_err_set(err, SB_EXIT_INPUT, "the utility bound (gadget.md §8) "
+					  "models ring-all-reduce jobs; job %d is a PS job", j);
+		}
+	cap_cols = SB_NEW(int *, (size_t)S * T + 1);
+	cap_vals = SB_NEW(double *, (size_t)S * T + 1);
+	cap_n = SB_NEW(int, (size_t)S * T + 1);
+	cap_cap = SB_NEW(int, (size_t)S * T + 1);
+#define CAP_PUSH(st, col, val)                                                             \
+	do {                                                                               \
+		int _i = (st);                                                             \
+		if (cap_n[_i] == cap_cap[_i]) {                                            \
+			cap_cap[_i] = cap_cap[_i] ? 2 * cap_cap[_i] : 16;                  \
+			cap_cols[_i] = sb_xrealloc(cap_cols[_i], sizeof(int) * cap_cap[_i]); \
+			cap_vals[_i] = sb_xrealloc(cap_vals[_i],                           \
+						   sizeof(double) * cap_cap[_i]);          \
+		}                                                                          \
+		cap_cols[_i][cap_n[_i]] = (col);                                           \
+		cap_vals[_i][cap_n[_i]++] = (val);                                         \
+	} while (0)
+	for (j = 0; j < J; j++) {
+		int K = kmax_of(in, j), n = (S * K + K + S + 2) + 2;
+		if (n > nmax)
+			nmax = n;
+	}
+	{
+		int *cols = SB_NEW(int, (size_t)nmax * (T + 1) + 8);
+		double *vals = SB_NEW(double, (size_t)nmax * (T + 1) + 8);
+		for (j = 0; j < J; j++) {
+			const struct sb_alloc_job *jb = &in->job[j];
+			int K = kmax_of(in, j), np = 0, P, th;
+			double pin[SB_ALLOC_MAXK + 1], pout[SB_ALLOC_MAXK + 1];
+			int *pcols = SB_NEW(int, (size_t)(S * K + K) * T + 2);
+			double *pvals = SB_NEW(double, (size_t)(S * K + K) * T + 2);
+			for (k = 1; k <= K; k++) {
+				pin[k] = sb_alloc_rate(in, j, k, 0, 1);
+				pout[k] = sb_alloc_rate(in, j, k, 0, 0);
+			}
+			for (t = jb->arrival; t < T; t++) {
+				int n = 0, n2 = 0, ucol;
+				int *c2 = cols + nmax; double *v2 = vals + nmax;
+				/* (A1) one configuration; (A2) spread GPUs = k of v */
+				for (s = 0; s < S; s++)
+					for (k = 1; k <= K && k <= in->cap[s][0]; k++) {
+						snprintf(nm, sizeof nm, "u_%d_%d_%d_%d", j, s, k, t);
+						ucol = sb_lp_add_col(lp, nm, SB_LP_BIN, 0, 1,
+								     in->util == SB_ALLOC_ENE ? -in->eta * k : 0);
+						cols[n] = ucol; vals[n++] = 1;
+						CAP_PUSH(s * T + t, ucol, k);
+						pcols[np] = ucol; pvals[np++] = -pin[k];
+					}
+				for (k = 2; k <= K && S > 1; k++) {
+					snprintf(nm, sizeof nm, "v_%d_%d_%d", j, k, t);
+					ucol = sb_lp_add_col(lp, nm, SB_LP_BIN, 0, 1,
+							     in->util == SB_ALLOC_ENE ? -in->eta * k : 0);
+					cols[n] = ucol; vals[n++] = 1;
+					c2[n2] = ucol; v2[n2++] = -k;
+					pcols[np] = ucol; pvals[np++] = -pout[k];
+				}
+				if (n2) {
+					for (s = 0; s < S; s++) {
+						double hi = sb_min(in->cap[s][0], K - 1);
+						snprintf(nm, sizeof nm, "x_%d_%d_%d", j, s, t);
+						ucol = sb_lp_add_col(lp, nm, SB_LP_INT, 0, hi, 0);
+						c2[n2] = ucol; v2[n2++] = 1;
+						CAP_PUSH(s * T + t, ucol, 1);
+					}
+					snprintf(nm, sizeof nm, "a2_%d_%d", j, t);
+					sb_lp_add_row(lp, nm, 0, 0, n2, c2, v2);
+				}
+				if (n) {
+					snprintf(nm, sizeof nm, "a1_%d_%d", j, t);
+					sb_lp_add_row(lp, nm, -SB_LP_INF, 1, n, cols, vals);
+				}
+			}
+			/* (A4) P_j = progress; (A5) theta_j under the utility's pieces */
+			snprintf(nm, sizeof nm, "P_%d", j);
+			P = sb_lp_add_col(lp, nm, SB_LP_CONT, 0, SB_LP_INF, 0);
+			pcols[np] = P; pvals[np++] = 1;
+			snprintf(nm, sizeof nm, "a4_%d", j);
+			sb_lp_add_row(lp, nm, 0, 0, np, pcols, pvals);
+			snprintf(nm, sizeof nm, "theta_%d", j);
+			th = sb_lp_add_col(lp, nm, SB_LP_CONT, -SB_LP_INF, SB_LP_INF, 1);
+			{
+				int c[2] = { th, P };
+				double v[2];
+				if (in->util == SB_ALLOC_FAIR) {
+					double cap1 = log(in->eps + 1);
+					v[0] = 1;
+					sb_lp_add_row(lp, "a5cap", -SB_LP_INF, cap1, 1, c, v);
+					for (l = 0; l < FAIR_TANGENTS; l++) {
+						double x0 = (double)l / (FAIR_TANGENTS - 1);
+						double slope = 1 / (in->eps + x0);
+						/* theta <= log(eps+x0) + slope (P/D - x0) */
+						v[0] = 1;
+						v[1] = -slope / jb->target;
+						sb_lp_add_row(lp, "a5", -SB_LP_INF,
+							      log(in->eps + x0) - slope * x0, 2, c, v);
+					}
+				} else {
+					v[0] = 1;
+					v[1] = -jb->weight / jb->target;
+					sb_lp_add_row(lp, "a5", -SB_LP_INF, 0, 2, c, v);
+					sb_lp_add_row(lp, "a5cap", -SB_LP_INF, jb->weight, 1, c, v);
+				}
+			}
+			sb_free(pcols);
+			sb_free(pvals);
+		}
+		/* (A3) capacity per server and slot */
+		for (s = 0; s < S; s++)
+			for (t = 0; t < T; t++)
+				if (cap_n[s * T + t]) {
+					snprintf(nm, sizeof nm, "a3_%d_%d", s, t);
+					sb_lp_add_row(lp, nm, -SB_LP_INF, in->cap[s][0],
+						      cap_n[s * T + t], cap_cols[s * T + t],
+						      cap_vals[s * T + t]);
+				}
+		sb_free(cols);
+		sb_free(vals);
+	}
+#undef CAP_PUSH
+	for (s = 0; s < S * T; s++) {
+		sb_free(cap_cols[s]);
+		sb_free(cap_vals[s]);
+	}
+	sb_free(cap_cols);
+	sb_free(cap_vals);
+	sb_free(cap_n);
+	sb_free(cap_cap);
+	set_limits(lp, nodes);
+	rc = finish(lp, "gadget-config", relax, 1, 0, b, err);
+	sb_lp_free(lp);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* PS-locality time-indexed ILP (pslocality.md §2)                     */
+/* ------------------------------------------------------------------ */
+
+void sb_alloc_psmodel_release(struct sb_alloc_psmodel *m)
+{
+	if (m->lp)
+		sb_lp_free(m->lp);
+	sb_free(m->y);
+	sb_free(m->wl);
+	sb_free(m->pl);
+	sb_free(m->wd);
+	sb_free(m->pd);
+	sb_free(m->z);
+	sb_free(m->f);
+	sb_free(m->rho_l);
+	sb_free(m->rho_d);
+	sb_free(m->need);
+	memset(m, 0, sizeof *m);
+}
+
+void sb_alloc_psmodel_build(const struct sb_alloc_inst *in, const double *need, int t0, int T,
+			    int force, struct sb_alloc_psmodel *m)
+{
+	int J = in->njob, H = in->nserver, i, h, t, r, n;
+	size_t nv = (size_t)J * H * T;
+	struct sb_lp *lp;
+	int *cols;
+	double *vals;
+	char nm[64];
+
+	memset(m, 0, sizeof *m);
+	m->J = J;
+	m->H = H;
+	m->T = T;
+	m->t0 = t0;
+	m->lp = lp = sb_lp_new("pslocality", 1);
+	m->y = SB_NEW(int, nv + 1);
+	m->wl = SB_NEW(int, nv + 1);
+	m->pl = SB_NEW(int, nv + 1);
+	m->wd = SB_NEW(int, nv + 1);
+	m->pd = SB_NEW(int, nv + 1);
+	m->z = SB_NEW(int, (size_t)J * T + 1);
+	m->f = SB_NEW(int, (size_t)J * T + 1);
+	m->rho_l = SB_NEW(double, J + 1);
+	m->rho_d = SB_NEW(double, J + 1);
+	m->need = SB_NEW(double, J + 1);
+	n = 2 * H * T + 4 * H > 4 * J ? 2 * H * T + 4 * H : 4 * J;
+	cols = SB_NEW(int, (size_t)n + 8);
+	vals = SB_NEW(double, (size_t)n + 8);
+#define IX(i, h, t) (((size_t)(i) * H + (h)) * T + (t))
+	for (i = 0; i < J; i++) {
+		const struct sb_alloc_job *jb = &in->job[i];
+		int a = jb->arrival > t0 ? jb->arrival - t0 : 0;
+		/* full PS provisioning: q_l = 2 s_l / B, so tau no longer
+		 * depends on w (an upper bound on every layout's rate) */
+		m->rho_l[i] = in->slot_s / sb_alloc_tau(jb, 1, 1, 1, -1);
+		m->rho_d[i] = in->slot_s / sb_alloc_tau(jb, 1, 1, 0, -1);
+		m->need[i] = need ? need[i] : jb->target;
+		for (t = 0; t < T; t++) {
+			int live = t >= a && m->need[i] > 0;
+			m->z[i * T + t] = m->f[i * T + t] = -1;
+			for (h = 0; h < H; h++)
+				m->y[IX(i, h, t)] = m->wl[IX(i, h, t)] = m->pl[IX(i, h, t)] =
+					m->wd[IX(i, h, t)] = m->pd[IX(i, h, t)] = -1;
+			if (!live)
+				continue;
+			snprintf(nm, sizeof nm, "f_%d_%d", i, t);
+			m->f[i * T + t] = sb_lp_add_col(lp, nm, SB_LP_BIN,
+							force && t == T - 1 ? 1 : 0, 1, -1);
+			m->constant += 1;
+			snprintf(nm, sizeof nm, "z_%d_%d", i, t);
+			m->z[i * T + t] = sb_lp_add_col(lp, nm, SB_LP_BIN, 0, 1, 0);
+			for (h = 0; h < H; h++) {
+				snprintf(nm, sizeof nm, "y_%d_%d_%d", i, h, t);
+				m->y[IX(i, h, t)] = sb_lp_add_col(lp, nm, SB_LP_BIN, 0, 1, 0);
+				snprintf(nm, sizeof nm, "wl_%d_%d_%d", i, h, t);
+				m->wl[IX(i, h, t)] = sb_lp_add_col(lp, nm, SB_LP_INT, 0,
+								   jb->max_workers, 0);
+				snprintf(nm, sizeof nm, "pl_%d_%d_%d", i, h, t);
+				m->pl[IX(i, h, t)] = sb_lp_add_col(lp, nm, SB_LP_INT, 0,
+								   jb->max_ps, 0);
+				snprintf(nm, sizeof nm, "wd_%d_%d_%d", i, h, t);
+				m->wd[IX(i, h, t)] = sb_lp_add_col(lp, nm, SB_LP_INT, 0,
+								   jb->max_workers, 0);
+				snprintf(nm, sizeof nm, "pd_%d_%d_%d", i, h, t);
+				m->pd[IX(i, h, t)] = sb_lp_add_col(lp, nm, SB_LP_INT, 0,
+								   jb->max_ps, 0);
+			}
+		}
+		for (t = 0; t < T; t++) {
+			int zc = m->z[i * T + t];
+			if (zc < 0)
+				continue;
+			/* (C2) one regime; linking; (C3) a PS per running regime */
+			n = 0;
+			for (h = 0; h < H; h++) {
+				int yc = m->y[IX(i, h, t)], c2[2];
+				double v2[2];
+				cols[n] = yc; vals[n++] = 1;
+				c2[0] = m->wl[IX(i, h, t)]; c2[1] = yc;
+				v2[0] = 1; v2[1] = -jb->max_workers;
+				sb_lp_add_row(lp, "c2wl", -SB_LP_INF, 0, 2, c2, v2);
+				c2[0] = m->pl[IX(i, h, t)]; v2[1] = -jb->max_ps;
+				sb_lp_add_row(lp, "c2pl", -SB_LP_INF, 0, 2, c2, v2);
+				v2[1] = -1;
+				sb_lp_add_row(lp, "c3pl", 0, SB_LP_INF, 2, c2, v2);
+				/* workers only with a regime: y <= wl */
+				c2[0] = m->wl[IX(i, h, t)];
+				sb_lp_add_row(lp, "c3wl", 0, SB_LP_INF, 2, c2, v2);
+			}
+			cols[n] = zc; vals[n++] = 1;
+			sb_lp_add_row(lp, "c2", -SB_LP_INF, 1, n, cols, vals);
+			for (r = 0; r < 2; r++) {
+				/* r = 0: sum wd <= W z and sum wd >= z; r = 1: the same for PSs */
+				n = 0;
+				for (h = 0; h < H; h++) {
+					cols[n] = r ? m->pd[IX(i, h, t)] : m->wd[IX(i, h, t)];
+					vals[n++] = 1;
+				}
+				cols[n] = zc;
+				vals[n] = -(r ? jb->max_ps : jb->max_workers);
+				sb_lp_add_row(lp, "c2d", -SB_LP_INF, 0, n + 1, cols, vals);
+				vals[n] = -1;
+				sb_lp_add_row(lp, "c3d", 0, SB_LP_INF, n + 1, cols, vals);
+			}
+		}
+		/* (C4) covering: progress by the end of t >= need f_t; (C5) monotone */
+		n = 0;
+		for (t = 0; t < T; t++) {
+			int fc = m->f[i * T + t];
+			if (fc < 0)
+				continue;
+			for (h = 0; h < H; h++) {
+				cols[n] = m->wl[IX(i, h, t)]; vals[n++] = m->rho_l[i];
+				cols[n] = m->wd[IX(i, h, t)]; vals[n++] = m->rho_d[i];
+			}
+			cols[n] = fc;
+			vals[n] = -m->need[i];
+			snprintf(nm, sizeof nm, "c4_%d_%d", i, t);
+			sb_lp_add_row(lp, nm, 0, SB_LP_INF, n + 1, cols, vals);
+			if (t + 1 < T && m->f[i * T + t + 1] >= 0) {
+				int c2[2] = { m->f[i * T + t + 1], fc };
+				double v2[2] = { 1, -1 };
+				sb_lp_add_row(lp, "c5", 0, SB_LP_INF, 2, c2, v2);
+			}
+		}
+		/* the +1 of (C_i - a_i + 1) */
+		if (m->need[i] > 0 && a < T)
+			m->constant += 1;
+	}
+	/* (C1) packing per server, resource and slot */
+	for (h = 0; h < H; h++)
+		for (r = 0; r < SB_ALLOC_NRES; r++)
+			for (t = 0; t < T; t++) {
+				n = 0;
+				for (i = 0; i < J; i++) {
+					const struct sb_alloc_job *jb = &in->job[i];
+					if (m->y[IX(i, h, t)] < 0)
+						continue;
+					if (jb->wdem[r] > 0) {
+						cols[n] = m->wl[IX(i, h, t)]; vals[n++] = jb->wdem[r];
+						cols[n] = m->wd[IX(i, h, t)]; vals[n++] = jb->wdem[r];
+					}
+					if (jb->pdem[r] > 0) {
+						cols[n] = m->pl[IX(i, h, t)]; vals[n++] = jb->pdem[r];
+						cols[n] = m->pd[IX(i, h, t)]; vals[n++] = jb->pdem[r];
+					}
+				}
+				if (n) {
+					snprintf(nm, sizeof nm, "c1_%d_%d_%d", h, r, t);
+					sb_lp_add_row(lp, nm, -SB_LP_INF, in->cap[h][r], n, cols, vals);
+				}
+			}
+#undef IX
+	sb_free(cols);
+	sb_free(vals);
+	set_limits(lp, 0);
+}
+
+int sb_alloc_psmodel_solve(struct sb_alloc_psmodel *m, int relax, struct sb_lp_result *res,
+			   struct sb_err *err)
+{
+	return sb_lp_solve(m->lp, relax, TIME_SAFETY_S, 0, res, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* SMD's per-round MMKP (smd.md §2)                                    */
+/* ------------------------------------------------------------------ */
+
+int sb_alloc_mmkp_bound(const struct sb_alloc_mmkp *m, int relax, struct sb_alloc_bound *b,
+			struct sb_err *err)
+{
+	struct sb_lp *lp = sb_lp_new("smd-mmkp", 1);
+	int nc = m->off[m->n], i, c, r, rc;
+	int *cols = SB_NEW(int, nc + 1);
+	double *vals = SB_NEW(double, nc + 1);
+
+	for (c = 0; c < nc; c++)
+		sb_lp_add_col(lp, "z", SB_LP_BIN, 0, 1, m->cost[c]);
+	for (i = 0; i < m->n; i++) {
+		int n = 0;
+		for (c = m->off[i]; c < m->off[i + 1]; c++) {
+			cols[n] = c;
+			vals[n++] = 1;
+		}
+		sb_lp_add_row(lp, "one", 1, 1, n, cols, vals);
+	}
+	for (r = 0; r < SB_ALLOC_NRES; r++) {
+		int n = 0;
+		for (c = 0; c < nc; c++)
+			if (m->dem[c][r] > 0) {
+				cols[n] = c;
+				vals[n++] = m->dem[c][r];
+			}
+		if (n)
+			sb_lp_add_row(lp, "cap", -SB_LP_INF, m->cap[r], n, cols, vals);
+	}
+	set_limits(lp, 0);
+	rc = finish(lp, "smd-mmkp", relax, 0, 0, b, err);
+	sb_lp_free(lp);
+	sb_free(cols);
+	sb_free(vals);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Dispatch                                                            */
+/* ------------------------------------------------------------------ */
+
+long sb_alloc_bound_size(const struct sb_alloc_inst *in)
+{
+	long n = 0;
+	int j;
+	for (j = 0; j < in->njob; j++) {
+		long slots = in->nslot - in->job[j].arrival;
+		if (in->util == SB_ALLOC_JCT)
+			n += slots * (2 + 5L * in->nserver);
+		else
+			n += slots * ((long)in->nserver * kmax_of(in, j) + kmax_of(in, j) + in->nserver);
+	}
+	return n;
+}
+
+int sb_alloc_bound(const struct sb_alloc_inst *in, int relax, struct sb_alloc_bound *b,
+		   struct sb_err *err)
+{
+	return sb_alloc_bound_nodes(in, relax, SB_ALLOC_NODE_LIMIT, b, err);
+}
+
+int sb_alloc_bound_nodes(const struct sb_alloc_inst *in, int relax, long nodes,
+			 struct sb_alloc_bound *b, struct sb_err *err)
+{
+	struct sb_alloc_psmodel m;
+	int j, rc;
+
+	memset(b, 0, sizeof *b);
+	if (sb_alloc_bound_size(in) > 3000000)
+		return sb_err_set(err, SB_EXIT_INPUT, "the bound model would have %ld columns "
+				  "(at most 3000000): use fewer slots (--slots) or jobs",
+				  sb_alloc_bound_size(in));
+	if (in->util != SB_ALLOC_JCT)
+		return gadget_bound(in, relax, nodes, b, err);
+	for (j = 0; j < in->njob; j++)
+		if (in->job[j].mode != SB_ALLOC_PS)
+			return sb_err_set(err, SB_EXIT_INPUT, "the JCT bound (pslocality.md §2) "
+					  "models PS jobs; job %d is a ring-all-reduce job", j);
+	sb_alloc_psmodel_build(in, NULL, 0, in->nslot, 1, &m);
+	set_limits(m.lp, nodes);
+	rc = finish(m.lp, "pslocality", relax, 0, m.constant, b, err);
+	sb_alloc_psmodel_release(&m);
+	return rc;
+}

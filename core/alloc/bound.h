@@ -1,0 +1,91 @@
+/*
+ * bound.h - GLPK optima and bounds of the alloc family (ours [O]):
+ *   - the configuration ILP of gadget.md §8 for ring-all-reduce jobs
+ *     under EXC, ENE and FAIR (maximisation: an upper bound on every
+ *     run of the simulator; exact for EXC and ENE, for FAIR the log is
+ *     replaced by 16 tangents plus the cap, so the bound is an upper one);
+ *   - the time-indexed mixed packing/covering ILP of pslocality.md §2 for
+ *     PS jobs under JCT (minimisation of flow slots: a lower bound on every
+ *     run; per-worker rates at full PS provisioning, no PS ratio, so every
+ *     simulated layout is feasible in it);
+ *   - their LP relaxations for larger instances.
+ * Solves stop on a deterministic node / iteration limit; a solve that stops
+ * early reports its incumbent and its bound, never "optimal"; an infeasible
+ * or unbounded model is an error with a message, never a number.
+ */
+#ifndef SB_ALLOC_BOUND_H
+#define SB_ALLOC_BOUND_H
+
+#include "alloc.h"
+#include "lp.h"
+
+struct sb_alloc_bound {
+	char model[48];        /* "gadget-config-ilp", "pslocality-lp", ... */
+	char status[24];       /* "optimal", "node-limit", "lp-optimal", ... */
+	int optimal;           /* 1: bound == optimum of the model */
+	double bound;          /* proven bound: >= every utility (max) or <=
+	                          every flow (min) of the simulator */
+	int has_incumbent;
+	double incumbent;      /* best integer solution found (ILP) */
+	double seconds;        /* wall clock (timing only) */
+	long nodes;
+	int ncols, nrows;
+};
+
+/* Node and iteration limits of every stored solve. */
+#define SB_ALLOC_NODE_LIMIT 3000L
+#define SB_ALLOC_ITER_LIMIT 5000000L
+
+/* Bound of in's objective: relax = 1 for the LP relaxation, 0 for the ILP.
+ * SB_EXIT_INPUT when the instance is outside the model (e.g. PS jobs under
+ * a utility objective), SB_EXIT_RUN when GLPK fails or the model is
+ * infeasible (a job that cannot finish in the horizon) or unbounded. */
+int sb_alloc_bound(const struct sb_alloc_inst *in, int relax, struct sb_alloc_bound *b,
+		   struct sb_err *err);
+/* The same with another node limit (> 0), e.g. for tests that need many
+ * quick bounds; the bound stays valid, only "optimal" becomes rarer. */
+int sb_alloc_bound_nodes(const struct sb_alloc_inst *in, int relax, long nodes,
+			 struct sb_alloc_bound *b, struct sb_err *err);
+/* Columns the exact model of in would have (to choose ILP or LP). */
+long sb_alloc_bound_size(const struct sb_alloc_inst *in);
+
+/* The PS-locality time-indexed model over slots t0 .. t0+T-1 (pslocality.md
+ * §2), exposed for the rounding of algorithms/pslocality. Column indices
+ * are -1 where a variable does not exist (before the job's arrival). */
+struct sb_alloc_psmodel {
+	struct sb_lp *lp;
+	int J, H, T, t0;
+	int *y, *wl, *pl, *wd, *pd;   /* [(i * H + h) * T + (t - t0)] */
+	int *z, *f;                   /* [i * T + (t - t0)] */
+	double *rho_l, *rho_d;        /* per-worker progress per slot */
+	double *need;                 /* work each job must still do */
+	double constant;              /* added to the LP objective: flow slots */
+};
+/* Build it for the jobs of in with remaining work need[] (NULL: targets)
+ * from slot t0 (jobs arriving later keep their arrival). force = 1 makes
+ * every job finish inside the window (the offline ILP); force = 0 lets a
+ * job run past it, counted as not finished in the window (rolling). */
+void sb_alloc_psmodel_build(const struct sb_alloc_inst *in, const double *need, int t0, int T,
+			    int force, struct sb_alloc_psmodel *m);
+void sb_alloc_psmodel_release(struct sb_alloc_psmodel *m);
+/* Solve with the family's limits (relax = 1: LP). */
+int sb_alloc_psmodel_solve(struct sb_alloc_psmodel *m, int relax, struct sb_lp_result *res,
+			   struct sb_err *err);
+
+/* A multiple-choice multi-dimensional knapsack (smd.md §2, one SMD round):
+ * item i picks exactly one of its configurations off[i] .. off[i+1]-1 (the
+ * first is "idle", demand 0); config c costs cost[c] and uses dem[c][r] of
+ * cap[r]. Minimise the total cost. */
+struct sb_alloc_mmkp {
+	int n;
+	int *off;                       /* n + 1 */
+	double *cost;
+	double (*dem)[SB_ALLOC_NRES];
+	double cap[SB_ALLOC_NRES];
+};
+/* Its ILP (relax = 0) or LP relaxation (relax = 1): a lower bound on every
+ * feasible choice; the exact optimum when b->optimal. */
+int sb_alloc_mmkp_bound(const struct sb_alloc_mmkp *m, int relax, struct sb_alloc_bound *b,
+			struct sb_err *err);
+
+#endif

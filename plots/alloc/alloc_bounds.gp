@@ -1,0 +1,18 @@
+# gadget-F6: how far below the GADGET configuration ILP's bound every
+# policy's utility lies on small ring-all-reduce instances, under EXC, ENE
+# and FAIR (mean and 95% CI over instances; 0 = at the bound; the bound is
+# the optimum only where the ILP was proven optimal, see `optimal`).
+load "plots/style.gp"
+set title "GADGET model, small instances: bound - utility (reconstructed)"
+set ylabel "bound - utility (utility units)"
+set style data histograms
+set style histogram errorbars gap 1 lw 1
+set style fill solid 0.8 border -1
+set boxwidth 0.8
+set xtics rotate by 45 right
+set yrange [0:*]
+set key top left
+utils = "exc ene fair"
+plot for [i=1:3] data("summary", "--where model=gadget --where util=".word(utils, i)) \
+       using "gap_mean":"gap_ci95":xtic(3) lt i title word(utils, i)
+call "plots/render.gp" "10" "5"
