@@ -42,8 +42,12 @@ static void row(struct sb_table *t, const char *what, const char *name, const ch
 	sb_table_set_dbl(t, r, "cost", cost);
 	sb_table_set_str(t, r, "status", status);
 	sb_table_set_dbl(t, r, "gap", gap);
-	printf("%-8s %-14s %-22s %10.4f s %12.4g ev/s %12.4g ev/cpu-s cost %.6g %s gap %.2g\n", what,
-	       name, inst, s, eps, epc, cost, status, gap);
+	if (isnan(gap))
+		printf("%-8s %-14s %-22s %10.4f s %12.4g ev/s %12.4g ev/cpu-s cost %.6g %s no bound\n",
+		       what, name, inst, s, eps, epc, cost, status);
+	else
+		printf("%-8s %-14s %-22s %10.4f s %12.4g ev/s %12.4g ev/cpu-s cost %.6g %s gap %.2g\n",
+		       what, name, inst, s, eps, epc, cost, status, gap);
 }
 
 static void run(struct sb_table *tab, const char *data)
@@ -95,8 +99,10 @@ static void run(struct sb_table *tab, const char *data)
 		if (sb_sbp_ilp(&g, &io, sig, &res, &err))
 			sb_err_print(&err);
 		else
+			/* a solve stopped before any bound has no gap to report */
 			row(tab, "ilp", "glpk", "gpt24-p8", sb_now() - t0, NAN, NAN, res.obj,
-			    sb_lp_status_name(res.status), res.gap);
+			    sb_lp_status_name(res.status),
+			    isfinite(res.bound) && fabs(res.bound) < 1e300 ? res.gap : NAN);
 		sb_free(start);
 	}
 	sb_free(sig);
