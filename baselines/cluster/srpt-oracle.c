@@ -7,8 +7,20 @@
  * jobs are admitted in that order while their GPUs fit in the cluster, a
  * running job outside the admitted set is preempted once it has run
  * q_min seconds since it last started (dispatcher D2 of the spec).
+ *
+ * Speed (issue #11 item 7): a waiting job's remaining work does not
+ * change, so only the running jobs are re-keyed at a decision (a job is
+ * keyed when it arrives; a preempted job keeps the key of the decision
+ * that stopped it), and the waiting jobs stay in a list sorted by key
+ * across decisions. The running jobs' keys only shrink, so their list of
+ * the last decision is nearly sorted (insertion sort), and the rank is the
+ * merge of the two: linear per decision, and the same rank, hence the same
+ * schedule, as re-keying and sorting everything
+ * (tests/cluster/test_fast.c compares the two).
  */
 #include "cluster/util.h"
+
+#include <string.h>
 
 static const struct sb_param params[] = {
 	{ "qmin", 300, 0, 1e9, 0, "a running job is preempted only after this many seconds" },
@@ -18,7 +30,18 @@ static const struct sb_param params[] = {
 struct state {
 	double qmin;
 	double *key;
+	int *wait, nwait;      /* pending jobs, best first */
+	int *run, nrun;        /* running jobs as ranked at the last decision */
+	int *order;
 };
+
+/* The rank: smaller remaining work first, ties to the earlier arrival. */
+static int before(const struct state *st, int x, int y)
+{
+	if (st->key[x] != st->key[y])
+		return st->key[x] < st->key[y];
+	return x < y;
+}
 
 static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
 {
@@ -26,6 +49,9 @@ static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng
 	(void)rng;
 	st->qmin = sb_opts_get(o, "qmin");
 	st->key = SB_NEW(double, sb_cluster_sim_njobs(s));
+	st->wait = SB_NEW(int, sb_cluster_sim_njobs(s));
+	st->run = SB_NEW(int, sb_cluster_sim_njobs(s));
+	st->order = SB_NEW(int, sb_cluster_sim_njobs(s));
 	return st;
 }
 
@@ -33,20 +59,66 @@ static void release(void *ctx)
 {
 	struct state *st = ctx;
 	sb_free(st->key);
+	sb_free(st->wait);
+	sb_free(st->run);
+	sb_free(st->order);
 	sb_free(st);
+}
+
+static void set_key(struct state *st, const struct sb_csim *s, int j)
+{
+	const struct sb_job *jb = sb_cluster_sim_job(s, j);
+	st->key[j] = (double)jb->gpus * (double)(jb->iters - sb_cluster_sim_done(s, j)) *
+		     sb_cluster_sim_tau_ref(s, j);
+}
+
+static void on_arrival(void *ctx, struct sb_csim *s, int j)
+{
+	struct state *st = ctx;
+	int lo = 0, hi = st->nwait;
+	set_key(st, s, j);
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (before(st, st->wait[mid], j))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(st->wait + lo + 1, st->wait + lo, sizeof(int) * (size_t)(st->nwait - lo));
+	st->wait[lo] = j;
+	st->nwait++;
 }
 
 static void schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
-	int n, i;
-	const int *act = sb_cluster_sim_active(s, &n);
-	for (i = 0; i < n; i++) {
-		const struct sb_job *j = sb_cluster_sim_job(s, act[i]);
-		st->key[act[i]] = (double)j->gpus * (double)(j->iters - sb_cluster_sim_done(s, act[i])) *
-				  sb_cluster_sim_tau_ref(s, act[i]);
+	int i, k, n = 0, a = 0, b = 0;
+
+	/* finished jobs leave; the others are re-keyed and re-sorted */
+	for (i = 0; i < st->nrun; i++) {
+		int j = st->run[i];
+		if (sb_cluster_sim_state(s, j) != SB_JOB_RUNNING)
+			continue;
+		set_key(st, s, j);
+		for (k = n; k > 0 && before(st, j, st->run[k - 1]); k--)
+			st->run[k] = st->run[k - 1];
+		st->run[k] = j;
+		n++;
 	}
-	sb_cluster_dispatch_priority(s, st->key, st->qmin);
+	st->nrun = n;
+	for (n = 0; a < st->nrun || b < st->nwait; n++)
+		st->order[n] = b == st->nwait || (a < st->nrun && before(st, st->run[a], st->wait[b]))
+				       ? st->run[a++] : st->wait[b++];
+	sb_cluster_dispatch_order(s, st->order, n, st->qmin, 0);
+	/* the lists of the next decision, still in rank order */
+	st->nrun = st->nwait = 0;
+	for (i = 0; i < n; i++) {
+		int j = st->order[i];
+		if (sb_cluster_sim_state(s, j) == SB_JOB_RUNNING)
+			st->run[st->nrun++] = j;
+		else
+			st->wait[st->nwait++] = j;
+	}
 }
 
 const struct sb_cluster_policy sb_cluster_policy_srpt_oracle = {
@@ -58,6 +130,7 @@ const struct sb_cluster_policy sb_cluster_policy_srpt_oracle = {
 	.clairvoyant = 1,
 	.init = init,
 	.release = release,
+	.on_arrival = on_arrival,
 	.schedule = schedule,
 	.default_place = "packed",
 };
