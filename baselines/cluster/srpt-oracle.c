@@ -14,8 +14,9 @@
  * that stopped it), and the waiting jobs stay in a list sorted by key
  * across decisions. The running jobs' keys only shrink, so their list of
  * the last decision is nearly sorted (insertion sort), and the rank is the
- * merge of the two: linear per decision, and the same rank, hence the same
- * schedule, as re-keying and sorting everything
+ * merge of the two, walked only as far as D2 admits: per decision the
+ * cost is in the running and admitted jobs, not the queue, and the actions
+ * are those of re-keying and sorting everything
  * (tests/cluster/test_fast.c compares the two).
  */
 #include "cluster/util.h"
@@ -32,7 +33,7 @@ struct state {
 	double *key;
 	int *wait, nwait;      /* pending jobs, best first */
 	int *run, nrun;        /* running jobs as ranked at the last decision */
-	int *order;
+	int *order, *pre;
 };
 
 /* The rank: smaller remaining work first, ties to the earlier arrival. */
@@ -52,6 +53,7 @@ static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng
 	st->wait = SB_NEW(int, sb_cluster_sim_njobs(s));
 	st->run = SB_NEW(int, sb_cluster_sim_njobs(s));
 	st->order = SB_NEW(int, sb_cluster_sim_njobs(s));
+	st->pre = SB_NEW(int, sb_cluster_sim_njobs(s));
 	return st;
 }
 
@@ -62,6 +64,7 @@ static void release(void *ctx)
 	sb_free(st->wait);
 	sb_free(st->run);
 	sb_free(st->order);
+	sb_free(st->pre);
 	sb_free(st);
 }
 
@@ -72,11 +75,10 @@ static void set_key(struct state *st, const struct sb_csim *s, int j)
 		     sb_cluster_sim_tau_ref(s, j);
 }
 
-static void on_arrival(void *ctx, struct sb_csim *s, int j)
+/* Insert pending job j into the waiting list at its rank. */
+static void wait_insert(struct state *st, int j)
 {
-	struct state *st = ctx;
 	int lo = 0, hi = st->nwait;
-	set_key(st, s, j);
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 		if (before(st, st->wait[mid], j))
@@ -89,10 +91,24 @@ static void on_arrival(void *ctx, struct sb_csim *s, int j)
 	st->nwait++;
 }
 
+static void on_arrival(void *ctx, struct sb_csim *s, int j)
+{
+	set_key(ctx, s, j);
+	wait_insert(ctx, j);
+}
+
+/*
+ * D2 (sb_cluster_dispatch_order with skip = 0) on the merge of the two
+ * lists, walked only as far as admission goes: past the first job that
+ * does not fit, the waiting jobs stay as they are and only the running
+ * ones matter (preempted in rank order).
+ */
 static void schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
-	int i, k, n = 0, a = 0, b = 0;
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
+	int i, k, n = 0, a = 0, b = 0, cum = 0, N = cl->nserver * cl->gpus, na, nr, nw, np;
+	int *adm = st->order;
 
 	/* finished jobs leave; the others are re-keyed and re-sorted */
 	for (i = 0; i < st->nrun; i++) {
@@ -106,19 +122,60 @@ static void schedule(void *ctx, struct sb_csim *s)
 		n++;
 	}
 	st->nrun = n;
-	for (n = 0; a < st->nrun || b < st->nwait; n++)
-		st->order[n] = b == st->nwait || (a < st->nrun && before(st, st->run[a], st->wait[b]))
-				       ? st->run[a++] : st->wait[b++];
-	sb_cluster_dispatch_order(s, st->order, n, st->qmin, 0);
-	/* the lists of the next decision, still in rank order */
-	st->nrun = st->nwait = 0;
-	for (i = 0; i < n; i++) {
-		int j = st->order[i];
-		if (sb_cluster_sim_state(s, j) == SB_JOB_RUNNING)
-			st->run[st->nrun++] = j;
+	/* the admitted prefix of the rank */
+	for (na = 0; a < st->nrun || b < st->nwait; na++) {
+		int fromrun = b == st->nwait ||
+			      (a < st->nrun && before(st, st->run[a], st->wait[b]));
+		int j = fromrun ? st->run[a] : st->wait[b];
+		int g = sb_cluster_sim_job(s, j)->gpus;
+		if (cum + g > N)
+			break;
+		cum += g;
+		adm[na] = j;
+		if (fromrun)
+			a++;
 		else
-			st->wait[st->nwait++] = j;
+			b++;
 	}
+	/* the running jobs left out: run[a..nrun), in rank order */
+	nr = np = 0;
+	for (i = a; i < st->nrun; i++) {
+		int j = st->run[i];
+		if (sb_cluster_sim_since(s, j) >= st->qmin) {
+			sb_cluster_sim_preempt(s, j);
+			st->pre[np++] = j;
+		} else {
+			st->run[a + nr++] = j;
+		}
+	}
+	for (i = 0; i < na; i++)
+		if (sb_cluster_sim_state(s, adm[i]) == SB_JOB_PENDING)
+			sb_cluster_sim_start(s, adm[i]);
+	/* the lists of the next decision: the admitted prefix first, as
+	 * ranked, then the rest */
+	memmove(st->wait, st->wait + b, sizeof(int) * (size_t)(st->nwait - b));
+	st->nwait -= b;
+	for (i = a; i < a + nr; i++)
+		adm[na + i - a] = st->run[i];
+	nw = 0;
+	for (i = 0; i < na + nr; i++) {
+		int j = adm[i];
+		if (sb_cluster_sim_state(s, j) == SB_JOB_RUNNING)
+			st->run[i - nw] = j;
+		else
+			nw++;
+	}
+	for (i = 0; i < np; i++)
+		wait_insert(st, st->pre[i]);
+	k = na + nr - nw;
+	/* admitted jobs that could not start rank before every other waiting
+	 * job: they go to the front */
+	memmove(st->wait + nw, st->wait, sizeof(int) * (size_t)st->nwait);
+	for (i = n = 0; i < na; i++)
+		if (sb_cluster_sim_state(s, adm[i]) == SB_JOB_PENDING)
+			st->wait[n++] = adm[i];
+	st->nwait += nw;
+	st->nrun = k;
 }
 
 const struct sb_cluster_policy sb_cluster_policy_srpt_oracle = {
