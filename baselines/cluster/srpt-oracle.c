@@ -17,7 +17,7 @@
  * merge of the two, walked only as far as D2 admits: per decision the
  * cost is in the running and admitted jobs, not the queue, and the actions
  * are those of re-keying and sorting everything
- * (tests/cluster/test_fast.c compares the two).
+ * (tests/cluster/test_sim.c, "fast paths", compares the two).
  */
 #include "cluster/util.h"
 
