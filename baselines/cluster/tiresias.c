@@ -243,6 +243,12 @@ static int cmp_job(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static int job_before(const void *ctx, int x, int y)
+{
+	(void)ctx;
+	return cmp_job(&x, &y) < 0;
+}
+
 void sb_tiresias_schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
@@ -271,12 +277,16 @@ void sb_tiresias_schedule(void *ctx, struct sb_csim *s)
 	}
 	cmp_st = st;
 	cmp_s = s;
-	qsort(st->order, (size_t)n, sizeof *st->order, cmp_job);
-	sb_cluster_dispatch_order(s, st->order, n, 0, st->fitfirst);
-	if (st->fitfirst)
+	if (st->fitfirst) {
+		qsort(st->order, (size_t)n, sizeof *st->order, cmp_job);
+		sb_cluster_dispatch_order(s, st->order, n, 0, 1);
 		for (i = 0; i < n; i++)
 			if (sb_cluster_sim_state(s, st->order[i]) == SB_JOB_PENDING)
 				st->stamp[st->order[i]] = ++st->counter;
+	} else {
+		/* D2 needs only the admitted prefix of the rank */
+		sb_cluster_dispatch_ranked(s, st->order, n, job_before, NULL, 0);
+	}
 
 	/* bookkeeping of runs, and the next instant a queue changes */
 	act = sb_cluster_sim_active(s, &n);

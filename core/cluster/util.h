@@ -50,6 +50,23 @@ void sb_cluster_dispatch_list(struct sb_csim *s, struct sb_clq *q, int strict);
  */
 void sb_cluster_dispatch_priority(struct sb_csim *s, const double *key, double qmin);
 
+/* Rank order for sb_cluster_dispatch_ranked: nonzero when job x ranks
+ * before job y; must be a strict total order (break ties by id). */
+typedef int (*sb_cluster_before)(const void *ctx, int x, int y);
+
+/*
+ * D2 (skip = 0 below) on the rank that before() defines over jobs[0..n)
+ * (every arrived, unfinished job once, in any order; the array is used as
+ * scratch): the same actions in the same sequence as sorting them and
+ * calling sb_cluster_dispatch_order, without the sort.
+ */
+void sb_cluster_dispatch_ranked(struct sb_csim *s, int *jobs, int n, sb_cluster_before before,
+				const void *ctx, double qmin);
+/* Tests set this to 1 to make sb_cluster_dispatch_ranked (and the policies
+ * built on it) sort the whole rank as before: the plain reference path
+ * the fast one is compared with. 0 in every real run. */
+extern int sb_cluster_dispatch_plain;
+
 /*
  * The same with the rank given: order[0..n) holds every arrived,
  * unfinished job once, best first. skip = 0 stops admitting at the first
