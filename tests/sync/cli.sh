@@ -18,3 +18,4 @@ expect 2 "not a registered" -- "$SB" eval sync --policy nosuch
 expect 2 "nosuch.csv" -- "$SB" eval sync --policy bsp $q --digits "$tmp/nosuch.csv"
 printf '1,2,3\n' > "$tmp/digits.csv"
 expect 2 "line 1" -- "$SB" eval sync --policy bsp $q --digits "$tmp/digits.csv"
+same_points_across_jobs sync_schemes
