@@ -111,7 +111,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_sync_schemes = {
 	.name = "sync_schemes",
-	.desc = "adsp-F1: convergence time and computation/blocked/communication per scheme",
+	.desc = "convergence time and computation/blocked/communication per scheme",
 	.figure = "adsp-F1",
 	.family = "sync",
 	.params = params,
