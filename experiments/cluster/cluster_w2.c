@@ -15,6 +15,7 @@ static const struct sb_param params[] = {
 	{ "reps", 2, 1, 100, 1, "replicates (model draws and policy streams)" },
 	{ "load", 0.8, 0.05, 2, 0, "offered load the arrivals are scaled to" },
 	{ "warmup", 0.2, 0, 0.9, 0, "share of the first jobs left out of the metrics" },
+	{ "jobs", 0, 0, 1e7, 1, "only the first this many jobs of the trace (0: all; QUICK runs a prefix)" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
@@ -22,7 +23,7 @@ static const struct sb_col cols[] = { SB_CLUSTER_EXP_COLS, { NULL, 0, NULL } };
 static const struct sb_col timing_cols[] = { SB_CLUSTER_EXP_TIMING_COLS, { NULL, 0, NULL } };
 
 struct state {
-	int reps, real;
+	int reps, real, jobs;
 	double load, warmup;
 	struct sb_cluster cl;
 	struct sb_trace tr;
@@ -39,6 +40,7 @@ static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 	s->reps = (int)sb_opts_get(&c->opts, "reps");
 	s->load = sb_opts_get(&c->opts, "load");
 	s->warmup = sb_opts_get(&c->opts, "warmup");
+	s->jobs = (int)sb_opts_get(&c->opts, "jobs");
 	s->labels = sb_cluster_exp_all_schedulers(NULL);
 	rc = sb_cluster_named("sim512", &s->cl, err);
 	if (!rc && path) {
@@ -69,6 +71,10 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	} else {
 		sb_cluster_exp_w1(c, &s->cl, 1000, s->load, (uint64_t)point, &js);
 	}
+	/* jobs are in arrival order, so a prefix is a shorter trace at the same
+	 * rate */
+	if (s->jobs > 0 && js.n > s->jobs)
+		js.n = s->jobs;
 	for (k = 0; s->labels[k] && !rc; k++)
 		rc = sb_cluster_exp_run(c, &s->cl, &js, s->real ? "W2" : "W1-fallback", s->labels[k], NULL,
 				  (uint64_t)point, point, (int)(s->warmup * js.n), out, timing, NULL,
@@ -94,7 +100,7 @@ const struct sb_experiment sb_experiment_cluster_w2 = {
 	.figure = "asrpt-T2",
 	.family = "cluster",
 	.params = params,
-	.quick_set = "reps=1",
+	.quick_set = "reps=1 jobs=600",
 	.cols = cols,
 	.timing_cols = timing_cols,
 	.summary_by = "policy",
