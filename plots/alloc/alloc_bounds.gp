@@ -7,10 +7,13 @@ set title "GADGET model, small instances: bound - utility (reconstructed)"
 set ylabel "bound - utility (utility units)"
 set style data histograms
 set style histogram errorbars gap 1 lw 1
-set style fill solid 0.8 border -1
+set style fill solid 0.8 noborder   # (dashed bar borders from the line types read badly)
 set boxwidth 0.8
 set xtics rotate by 45 right
-set yrange [0:*]
+# histograms do not autoscale to their error bars: the top of the axis is
+# the highest mean + CI of the summary, so no whisker is cut off
+ytop = real(system(sprintf("%s export %s summary | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{h=$c[\"gap_ci95\"];if(h!=h)h=0;v=$c[\"gap_mean\"]+h;if(v>x)x=v}END{print (x>0?x*1.08:1)}'", SB, RESULTS)))
+set yrange [0:ytop]
 set key top left
 utils = "exc ene fair"
 plot for [i=1:3] data("summary", "--where model=gadget --where util=".word(utils, i)) \
