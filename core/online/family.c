@@ -111,7 +111,7 @@ int sb_online_eval(int argc, char **argv)
 	}
 	if (buyers) {
 		if (D > C)
-			return sb_eval_fail(&sb_family_online, "--D: largest demand above the capacity%s", "");
+			return sb_eval_fail(&sb_family_online, "--D: largest demand above the capacity");
 		if ((rc = sb_online_load(buyers, D, 1, ul, &in, &err))) {
 			sb_err_print(&err);
 			return rc;

@@ -26,36 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int usage(const char *msg, const char *arg)
-{
-	fprintf(stderr, "error: eval pipeline: ");
-	fprintf(stderr, msg, arg);
-	fputc('\n', stderr);
-	sb_eval_usage(stderr, &sb_family_pipeline);
-	return SB_EXIT_INPUT;
-}
-
-/* a shared flag's error (its message names "eval pipeline" already) */
-static int args_err(const struct sb_err *err)
-{
-	sb_err_print(err);
-	sb_eval_usage(stderr, &sb_family_pipeline);
-	return SB_EXIT_INPUT;
-}
-
-static int num(const char *opt, const char *v, double lo, double hi, double *out)
-{
-	char *end;
-	double x = strtod(v, &end);
-	if (!*v || *end || !(x >= lo && x <= hi)) {
-		fprintf(stderr, "error: eval pipeline: %s '%s': expected a number in [%g, %g]\n",
-			opt, v, lo, hi);
-		return SB_EXIT_INPUT;
-	}
-	*out = x;
-	return 0;
-}
-
 static int write_timeline(const char *path, const struct sb_pipeline_result *r, struct sb_err *err)
 {
 	FILE *f = fopen(path, "w");
@@ -108,49 +78,49 @@ int sb_pipeline_eval(int argc, char **argv)
 		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
 			continue;
 		if (rc)
-			return args_err(&err);
+			return sb_eval_fail_err(&sb_family_pipeline, &err);
 		if (!strcmp(a, "--opt")) { opt = 1; continue; }
 		if (!sb_eval_known(a, value_opts))
-			return usage("unknown option '%s'", a);
+			return sb_eval_fail(&sb_family_pipeline, "unknown option '%s'", a);
 		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return args_err(&err);
+			return sb_eval_fail_err(&sb_family_pipeline, &err);
 		if (!strcmp(a, "--model")) model = v;
 		else if (!strcmp(a, "--dapple")) dapple = v;
 		else if (!strcmp(a, "--pipedream")) pdream = v;
 		else if (!strcmp(a, "--topo")) topo = v;
 		else if (!strcmp(a, "--pbs")) {
-			if (num(a, v, 1, 1e6, &pbs)) return SB_EXIT_INPUT;
+			if (sb_eval_num(&sb_family_pipeline, a, v, 1, 1e6, &pbs)) return SB_EXIT_INPUT;
 		} else if (!strcmp(a, "--random-topo")) {
-			if (num(a, v, 1, 256, &x)) return SB_EXIT_INPUT;
+			if (sb_eval_num(&sb_family_pipeline, a, v, 1, 256, &x)) return SB_EXIT_INPUT;
 			rtopo = (int)x;
 		} else if (!strcmp(a, "--batch")) {
-			if (num(a, v, 1, 1e9, &batch)) return SB_EXIT_INPUT;
+			if (sb_eval_num(&sb_family_pipeline, a, v, 1, 1e9, &batch)) return SB_EXIT_INPUT;
 		} else if (!strcmp(a, "--microbatches")) {
-			if (num(a, v, 1, 1e6, &mbs)) return SB_EXIT_INPUT;
+			if (sb_eval_num(&sb_family_pipeline, a, v, 1, 1e6, &mbs)) return SB_EXIT_INPUT;
 		} else if (!strcmp(a, "--mem")) {
-			if (num(a, v, 0.001, 1e6, &mem)) return SB_EXIT_INPUT;
+			if (sb_eval_num(&sb_family_pipeline, a, v, 0.001, 1e6, &mem)) return SB_EXIT_INPUT;
 		} else {
-			if (num(a, v, 1, 64, &kappa)) return SB_EXIT_INPUT;
+			if (sb_eval_num(&sb_family_pipeline, a, v, 1, 64, &kappa)) return SB_EXIT_INPUT;
 		}
 	}
 	if (sb_eval_args_finish(&ea, &err))
-		return args_err(&err);
+		return sb_eval_fail_err(&sb_family_pipeline, &err);
 	policy = ea.policy;
 	out = ea.schedule_out;
 	seed = ea.seed;
 	bound = ea.bound;
 	if (!!model + !!dapple + !!pdream != 1)
-		return usage("give exactly one of --model, --dapple, --pipedream%s", "");
+		return sb_eval_fail(&sb_family_pipeline, "give exactly one of --model, --dapple, --pipedream");
 	if (pdream && pbs < 0)
-		return usage("--pipedream needs --pbs (the profile's batch size)%s", "");
+		return sb_eval_fail(&sb_family_pipeline, "--pipedream needs --pbs (the profile's batch size)");
 	if (!!topo + !!rtopo != 1)
-		return usage("give exactly one of --topo, --random-topo%s", "");
+		return sb_eval_fail(&sb_family_pipeline, "give exactly one of --topo, --random-topo");
 	if (batch < 0)
-		return usage("--batch is required%s", "");
+		return sb_eval_fail(&sb_family_pipeline, "--batch is required");
 	if (mbs > batch) {
 		snprintf(buf, sizeof buf, "--microbatches %g is more than --batch %g: each "
 			 "microbatch needs at least one sample", mbs, batch);
-		return usage("%s", buf);
+		return sb_eval_fail(&sb_family_pipeline, "%s", buf);
 	}
 	plus = strchr(policy, '+');
 	snprintf(pname, sizeof pname, "%.*s", plus ? (int)(plus - policy) : (int)strlen(policy),

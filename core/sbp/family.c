@@ -122,7 +122,7 @@ int sb_sbp_eval(int argc, char **argv)
 	if (!(p = sb_sbp_planner_find(ea.policy)))
 		return sb_eval_fail(&sb_family_sbp, "--policy '%s': not a registered sbp planner (sb list sbp)", ea.policy);
 	if (model && graph)
-		return sb_eval_fail(&sb_family_sbp, "give one of --model and --graph%s", "");
+		return sb_eval_fail(&sb_family_sbp, "give one of --model and --graph");
 	if (!hier && P < 0)
 		P = 8;
 	if (hier) {
