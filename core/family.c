@@ -114,3 +114,25 @@ int sb_eval_num(const struct sb_family *f, const char *opt, const char *v, doubl
 	*out = x;
 	return 0;
 }
+
+int sb_eval_next(const struct sb_family *f, struct sb_eval_args *a, int argc, char **argv,
+		 int *i, const char *const *flags, const char *const *value_opts,
+		 const char **v)
+{
+	struct sb_err err = { 0, "" };
+	const char *o = argv[*i];
+	int rc = sb_eval_args_take(a, argc, argv, i, &err);
+
+	*v = NULL;
+	if (rc == 1)
+		return 0;
+	if (rc)
+		return sb_eval_fail_err(f, &err);
+	if (flags && sb_eval_known(o, flags))
+		return 1;
+	if (!sb_eval_known(o, value_opts))
+		return sb_eval_fail(f, "unknown option '%s'", o);
+	if (!(*v = sb_eval_value(argc, argv, i, &err)))
+		return sb_eval_fail_err(f, &err);
+	return 1;
+}

@@ -67,6 +67,18 @@ int sb_eval_args_finish(const struct sb_eval_args *a, struct sb_err *err);
  * ("eval: --graph needs a value") when it is the last word. */
 const char *sb_eval_value(int argc, char **argv, int *i, struct sb_err *err);
 
+/*
+ * One word of `sb eval FAMILY` at argv[*i], for the family's option loop:
+ * a shared flag is taken into a (returns 0: go on); one of the family's
+ * `flags` (no value) returns 1 with *v = NULL; one of its `value_opts`
+ * returns 1 with *v its value (advancing *i); anything else, or a missing
+ * value, prints the error and the usage and returns SB_EXIT_INPUT.
+ * flags and value_opts are NULL-terminated lists (flags may be NULL).
+ */
+int sb_eval_next(const struct sb_family *f, struct sb_eval_args *a, int argc, char **argv,
+		 int *i, const char *const *flags, const char *const *value_opts,
+		 const char **v);
+
 /* Is option a one of the NULL-terminated list? (a family's own options) */
 int sb_eval_known(const char *a, const char *const *list);
 

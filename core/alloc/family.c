@@ -29,15 +29,6 @@ static void list(FILE *out)
 	}
 }
 
-static int usage(const char *msg, const char *arg)
-{
-	fprintf(stderr, "error: eval alloc: ");
-	fprintf(stderr, msg, arg);
-	fputc('\n', stderr);
-	sb_eval_usage(stderr, &sb_family_alloc);
-	return SB_EXIT_INPUT;
-}
-
 static const char *const value_opts[] = {
 	"--jobs", "--cluster", "--gen", "--mode", "--util", "--slots", "--slot-s", "--types",
 	"--tensors", "--servers", "--gpus", "--cpus", "--eta", NULL,
@@ -100,12 +91,11 @@ int sb_alloc_eval(int argc, char **argv)
 	sb_eval_args_init(&ea, argc, argv);
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i], *val;
-		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
+		if ((rc = sb_eval_next(&sb_family_alloc, &ea, argc, argv, &i, NULL, value_opts, &val)) != 1) {
+			if (rc)
+				return rc;
 			continue;
-		if (rc || !sb_eval_known(a, value_opts))
-			return rc ? usage("%s", err.msg) : usage("unknown option '%s'", a);
-		if (!(val = sb_eval_value(argc, argv, &i, &err)))
-			return usage("%s", err.msg);
+		}
 		rc = 0;
 		if (!strcmp(a, "--jobs"))
 			jobs = val;
@@ -117,11 +107,11 @@ int sb_alloc_eval(int argc, char **argv)
 			tensors = val;
 		else if (!strcmp(a, "--mode")) {
 			if (strcmp(val, "rar") && strcmp(val, "ps"))
-				return usage("--mode '%s': expected rar or ps", val);
+				return sb_eval_fail(&sb_family_alloc, "--mode '%s': expected rar or ps", val);
 			mode = val[0] == 'r' ? SB_ALLOC_RAR : SB_ALLOC_PS;
 		} else if (!strcmp(a, "--util")) {
 			if ((util = sb_alloc_util_parse(val)) < 0)
-				return usage("--util '%s': expected exc, ene, fair or jct", val);
+				return sb_eval_fail(&sb_family_alloc, "--util '%s': expected exc, ene, fair or jct", val);
 		} else if (!strcmp(a, "--gen"))
 			rc = num(a, val, 1, 1000000, 1, &ngen);
 		else if (!strcmp(a, "--slots"))
@@ -140,15 +130,15 @@ int sb_alloc_eval(int argc, char **argv)
 			return rc;
 	}
 	if (sb_eval_args_finish(&ea, &err))
-		return usage("%s", err.msg);
+		return sb_eval_fail_err(&sb_family_alloc, &err);
 	if (!jobs == !ngen)
-		return usage("%s", "give one job set: --jobs FILE.csv or --gen N");
+		return sb_eval_fail(&sb_family_alloc, "%s", "give one job set: --jobs FILE.csv or --gen N");
 	if (!(p = sb_alloc_policy_find(ea.policy)))
-		return usage("'%s' is not a registered alloc policy (see sb list alloc)", ea.policy);
+		return sb_eval_fail(&sb_family_alloc, "'%s' is not a registered alloc policy (see sb list alloc)", ea.policy);
 	sb_opts_defaults(&o, p->params);
 	for (i = 0; i < ea.nset; i++)
 		if (sb_opts_set(&o, p->params, ea.sets[i], "--set", &err))
-			return usage("%s", err.msg);
+			return sb_eval_fail_err(&sb_family_alloc, &err);
 
 	sb_alloc_genp_defaults(&g, mode);
 	if (util >= 0)

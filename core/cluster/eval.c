@@ -57,6 +57,7 @@ static int write_segments(const char *path, const struct sb_jobset *js,
 	return 0;
 }
 
+static const char *const flag_opts[] = { "--additive", "--replay", NULL };
 static const char *const value_opts[] = { "--jobs", "--tiresias", "--philly", "--cluster",
 					   "--w1", "--load", "--b-out", "--restart", "--warmup",
 					   "--history", NULL };
@@ -81,16 +82,14 @@ int sb_cluster_eval(int argc, char **argv)
 	sb_eval_args_init(&ea, argc, argv);
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i], *v;
-		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
+		if ((rc = sb_eval_next(&sb_family_cluster, &ea, argc, argv, &i, flag_opts, value_opts, &v)) != 1) {
+			if (rc)
+				return rc;
 			continue;
-		if (rc)
-			return sb_eval_fail_err(&sb_family_cluster, &err);
+		}
+		rc = 0;
 		if (!strcmp(a, "--additive")) { additive = 1; continue; }
 		if (!strcmp(a, "--replay")) { replay = 1; continue; }
-		if (!sb_eval_known(a, value_opts))
-			return sb_eval_fail(&sb_family_cluster, "unknown option '%s'", a);
-		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return sb_eval_fail_err(&sb_family_cluster, &err);
 		if (!strcmp(a, "--jobs")) jobs = v;
 		else if (!strcmp(a, "--tiresias")) tir = v;
 		else if (!strcmp(a, "--philly")) phil = v;

@@ -112,14 +112,12 @@ int sb_dag_eval(int argc, char **argv)
 	sb_eval_args_init(&ea, argc, argv);
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i], *v;
-		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
+		if ((rc = sb_eval_next(&sb_family_dag, &ea, argc, argv, &i, NULL, value_opts, &v)) != 1) {
+			if (rc)
+				return rc;
 			continue;
-		if (rc)
-			return sb_eval_fail_err(&sb_family_dag, &err);
-		if (!sb_eval_known(a, value_opts))
-			return sb_eval_fail(&sb_family_dag, "unknown option '%s'", a);
-		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return sb_eval_fail_err(&sb_family_dag, &err);
+		}
+		rc = 0;
 		if (!strcmp(a, "--graph")) graph = v;
 		else if (!strcmp(a, "--devices")) devices = v;
 		else if (!strcmp(a, "--stg")) stg = v;

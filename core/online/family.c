@@ -64,12 +64,12 @@ int sb_online_eval(int argc, char **argv)
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i], *v;
 		char *end;
-		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
+		if ((rc = sb_eval_next(&sb_family_online, &ea, argc, argv, &i, NULL, value_opts, &v)) != 1) {
+			if (rc)
+				return rc;
 			continue;
-		if (rc || !sb_eval_known(a, value_opts))
-			return rc ? sb_eval_fail_err(&sb_family_online, &err) : sb_eval_fail(&sb_family_online, "unknown option '%s'", a);
-		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return sb_eval_fail_err(&sb_family_online, &err);
+		}
+		rc = 0;
 		if (!strcmp(a, "--T"))
 			rc = int_opt(a, v, 1, SB_ONLINE_MAXT, &T);
 		else if (!strcmp(a, "--C"))

@@ -45,6 +45,7 @@ static int write_timeline(const char *path, const struct sb_pipeline_result *r, 
 	return 0;
 }
 
+static const char *const flag_opts[] = { "--opt", NULL };
 static const char *const value_opts[] = { "--model", "--dapple", "--pipedream", "--topo",
 					   "--pbs", "--random-topo", "--batch", "--microbatches",
 					   "--mem", "--kappa", NULL };
@@ -75,15 +76,13 @@ int sb_pipeline_eval(int argc, char **argv)
 	sb_eval_args_init(&ea, argc, argv);
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i], *v;
-		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
+		if ((rc = sb_eval_next(&sb_family_pipeline, &ea, argc, argv, &i, flag_opts, value_opts, &v)) != 1) {
+			if (rc)
+				return rc;
 			continue;
-		if (rc)
-			return sb_eval_fail_err(&sb_family_pipeline, &err);
+		}
+		rc = 0;
 		if (!strcmp(a, "--opt")) { opt = 1; continue; }
-		if (!sb_eval_known(a, value_opts))
-			return sb_eval_fail(&sb_family_pipeline, "unknown option '%s'", a);
-		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return sb_eval_fail_err(&sb_family_pipeline, &err);
 		if (!strcmp(a, "--model")) model = v;
 		else if (!strcmp(a, "--dapple")) dapple = v;
 		else if (!strcmp(a, "--pipedream")) pdream = v;

@@ -89,18 +89,16 @@ int sb_sbp_eval(int argc, char **argv)
 	sb_eval_args_init(&ea, argc, argv);
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i], *v;
-		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
+		if ((rc = sb_eval_next(&sb_family_sbp, &ea, argc, argv, &i, flag_opts, value_opts, &v)) != 1) {
+			if (rc)
+				return rc;
 			continue;
-		if (rc)
-			return sb_eval_fail_err(&sb_family_sbp, &err);
-		if (sb_eval_known(a, flag_opts)) {
+		}
+		rc = 0;
+		if (!v) {   /* --forward-only, the one flag */
 			fwd_only = 1;
 			continue;
 		}
-		if (!sb_eval_known(a, value_opts))
-			return sb_eval_fail(&sb_family_sbp, "unknown option '%s'", a);
-		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return sb_eval_fail_err(&sb_family_sbp, &err);
 		if (!strcmp(a, "--model"))
 			model = v;
 		else if (!strcmp(a, "--graph"))

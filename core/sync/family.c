@@ -27,15 +27,6 @@ static void list(FILE *out)
 	}
 }
 
-static int usage(const char *msg, const char *arg)
-{
-	fprintf(stderr, "error: eval sync: ");
-	fprintf(stderr, msg, arg);
-	fputc('\n', stderr);
-	sb_eval_usage(stderr, &sb_family_sync);
-	return SB_EXIT_INPUT;
-}
-
 static const char *const value_opts[] = { "--workers", "--h", "--model", "--digits",
 	"--horizon", "--delay", "--lr", "--slow", "--jitter", "--target", "--bw", "--sep", NULL };
 
@@ -65,19 +56,19 @@ int sb_sync_eval(int argc, char **argv)
 	sb_eval_args_init(&ea, argc, argv);
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i], *v;
-		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
+		if ((rc = sb_eval_next(&sb_family_sync, &ea, argc, argv, &i, NULL, value_opts, &v)) != 1) {
+			if (rc)
+				return rc;
 			continue;
-		if (rc || !sb_eval_known(a, value_opts))
-			return rc ? usage("%s", err.msg) : usage("unknown option '%s'", a);
-		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return usage("%s", err.msg);
+		}
+		rc = 0;
 		if (!strcmp(a, "--model")) {
 			if (!strcmp(v, "mlp"))
 				cfg.model = SB_SYNC_MLP;
 			else if (!strcmp(v, "softmax"))
 				cfg.model = SB_SYNC_SOFTMAX;
 			else
-				return usage("--model '%s': expected mlp or softmax", v);
+				return sb_eval_fail(&sb_family_sync, "--model '%s': expected mlp or softmax", v);
 			continue;
 		}
 		if (!strcmp(a, "--digits")) {
@@ -88,7 +79,7 @@ int sb_sync_eval(int argc, char **argv)
 			return SB_EXIT_INPUT;
 		if (!strcmp(a, "--workers")) {
 			if (x < 1 || x > 10000 || x != floor(x))
-				return usage("--workers '%s': expected 1..10000", v);
+				return sb_eval_fail(&sb_family_sync, "--workers '%s': expected 1..10000", v);
 			cfg.m = (int)x;
 		} else if (!strcmp(a, "--h")) {
 			cfg.h = x;
@@ -112,13 +103,13 @@ int sb_sync_eval(int argc, char **argv)
 		}
 	}
 	if (sb_eval_args_finish(&ea, &err))
-		return usage("%s", err.msg);
+		return sb_eval_fail_err(&sb_family_sync, &err);
 	if (!(p = sb_sync_policy_find(ea.policy)))
-		return usage("'%s' is not a registered sync policy", ea.policy);
+		return sb_eval_fail(&sb_family_sync, "'%s' is not a registered sync policy", ea.policy);
 	sb_opts_defaults(&o, p->params);
 	for (i = 0; i < ea.nset; i++)
 		if (sb_opts_set(&o, p->params, ea.sets[i], "--set", &err))
-			return usage("%s", err.msg);
+			return sb_eval_fail_err(&sb_family_sync, &err);
 	if (!lr_set && cfg.model == SB_SYNC_SOFTMAX)
 		cfg.lr = 0.1;
 	cfg.seed = ea.seed;

@@ -43,14 +43,14 @@ int sb_@FAM@_eval(int argc, char **argv)
 
 	sb_eval_args_init(&ea, argc, argv);
 	for (i = 2; i < argc; i++) {
-		const char *a = argv[i], *v;
+		const char *v;
 		char *end;
-		if ((rc = sb_eval_args_take(&ea, argc, argv, &i, &err)) == 1)
+		if ((rc = sb_eval_next(&sb_family_@FAM@, &ea, argc, argv, &i, NULL, value_opts, &v)) != 1) {
+			if (rc)
+				return rc;
 			continue;
-		if (rc || !sb_eval_known(a, value_opts))
-			return rc ? sb_eval_fail_err(&sb_family_@FAM@, &err) : sb_eval_fail(&sb_family_@FAM@, "unknown option '%s'", a);
-		if (!(v = sb_eval_value(argc, argv, &i, &err)))
-			return sb_eval_fail_err(&sb_family_@FAM@, &err);
+		}
+		rc = 0;
 		n = strtol(v, &end, 10);
 		if (*end || n < 1 || n > 1000000)
 			return sb_eval_fail(&sb_family_@FAM@, "--n '%s': expected 1..1000000 jobs", v);
