@@ -16,7 +16,8 @@ echo "paper: the report's verdict table and escapes" >&2
 tmp=$(mktemp -d /tmp/sbpaper.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/results" "$tmp/scripts" "$tmp/experiments" "$tmp/paper" "$tmp/plots/out"
-cp scripts/paper "$tmp/scripts/"
+cp scripts/paper scripts/paper-facts-* "$tmp/scripts/"
+cp -r paper/external "$tmp/paper/"
 cp experiments/claims.tsv "$tmp/experiments/"
 cp paper/report.tex "$tmp/paper/"
 # every claim, with verdicts in turn, and a claim text full of specials
@@ -58,5 +59,17 @@ if [ -f "$tmp/paper/report.pdf" ]; then
 		bad "the explanation of $id (with its generated value and verdict) is not in the PDF"
 	pdfinfo "$tmp/paper/report.pdf" 2>/dev/null | grep -q "^Title: *schedbench" && ok || bad "the PDF has no title"
 fi
+# Prose states no verdict and no measured number by hand: verdicts come
+# from \verdict{id}, numbers from \measured{id}, generated tables or the
+# macros of scripts/paper-facts-*. A heuristic over the source: a verdict
+# word, or a number in the forms the report uses only for measurements
+# (thousands separated by {,}, seconds as 123\,s). Numbers from the papers
+# are typed as the papers print them (157\%, 3,579~s) and are not caught.
+hand=$(for f in paper/report.tex paper/why/*.tex; do
+	sed -e 's/^%.*//' -e 's/\([^\\]\)%.*/\1/' "$f" | grep -n -E '[0-9]\{,\}[0-9]{3}|[0-9]\\,s\b|\b(PASS|FAIL)\b|(is|are|not) reproduced' |
+		grep -v 'section\*{Why these claims are not reproduced}' | sed "s|^|$f:|"
+done)
+[ -z "$hand" ] && ok || bad "prose types a verdict or a measured number by hand (use \\verdict, \\measured or a generated macro):
+$hand"
 echo "paper: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
