@@ -69,7 +69,7 @@ hand=$(for f in paper/report.tex paper/why/*.tex; do
 	sed -e 's/^%.*//' -e 's/\([^\\]\)%.*/\1/' "$f" | grep -n -E '[0-9]\{,\}[0-9]{3}|[0-9]\\,s\b|\b(PASS|FAIL)\b|(is|are|not) reproduced' |
 		grep -v 'section\*{Why these claims are not reproduced}' | sed "s|^|$f:|"
 done)
-[ -z "$hand" ] && ok || bad "prose types a verdict or a measured number by hand (use \\verdict, \\measured or a generated macro):
+[ -z "$hand" ] && ok || bad "prose types a verdict or a measured number by hand (use the verdict or measured macros, or a generated one):
 $hand"
 echo "paper: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
