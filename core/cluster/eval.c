@@ -120,6 +120,14 @@ static int eval_topo(const struct sb_eval_args *ea, const struct topo_opts *to,
 		if ((rc = sb_opts_set(&so, combo.sched->params, kv, "--agents", &err)) != 0)
 			goto fail;
 	}
+	/* the myopic ILP is for small clusters (spec §7); its init would stop
+	 * the run as a bug */
+	if (!strcmp(combo.sched->name, "myopic-ilp") && env->cl.nserver > 8) {
+		rc = sb_eval_fail(&sb_family_cluster, "myopic-ilp places on at most 8 servers "
+				  "(topology '%s' has %d): use --topo T0 or a small topology file",
+				  env->topo.name, env->cl.nserver);
+		goto out;
+	}
 	/* the mode's own scheduler is non-preemptive and the checker holds
 	 * it to that; the family's others (Tiresias) may preempt, and then
 	 * migrate, paying the restart overhead */
@@ -175,6 +183,34 @@ static int eval_topo(const struct sb_eval_args *ea, const struct topo_opts *to,
 	       "valid: yes\n", m.n, m.jct_mean, m.jct_p50, m.jct_p95, m.jct_p99, m.queue_mean,
 	       m.makespan, m.util, sb_cluster_interf_slowdown(&js, &r), m.preemptions, r.events,
 	       r.decisions, r.sim_seconds, r.sched_seconds, m.load_ref);
+	if (ea->bound) {
+		/* spec §7: LB1 and, on traces of up to 60 jobs, the preemptive
+		 * time-indexed LP (slots of 60 s), both with isolated
+		 * best-locality durations; average JCT bound and gap */
+		double *tl = SB_NEW(double, js.n), lb1, lb2 = NAN, asum = 0, last = 0, lb;
+		struct sb_lp_result lres;
+		sb_cluster_tau_lb(&env->cl, &js, tl);
+		lb1 = sb_cluster_lb1(&env->cl, &js, tl);
+		for (i = 0; i < js.n; i++) {
+			asum += js.job[i].arrival;
+			last = sb_max(last, r.finish[i]);
+		}
+		if (js.n <= 60) {
+			int slots = (int)ceil(last / 60);
+			if ((rc = sb_cluster_lb2(&env->cl, &js, tl, slots * 60.0, slots, 0, &lb2, &lres,
+						 &err)) != 0) {
+				sb_free(tl);
+				goto fail;
+			}
+			printf("lb2_status: %s\n", sb_lp_status_name(lres.status));
+			sb_lp_result_release(&lres);
+		} else {
+			printf("lb2_status: skipped (more than 60 jobs; marl.md §7 bounds 40-job traces)\n");
+		}
+		sb_free(tl);
+		lb = ((isnan(lb2) ? lb1 : sb_max(lb1, lb2)) - asum) / js.n;
+		printf("lb_jct_mean: %.10g\nratio_lb: %.6f\n", lb, m.jct_mean / lb);
+	}
 	if (ea->schedule_out && (rc = write_segments(ea->schedule_out, &js, &r, &err)))
 		sb_err_print(&err);
 	goto out;

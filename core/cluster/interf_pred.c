@@ -36,7 +36,8 @@ void sb_interf_features(const struct sb_interf *m, const struct sb_interf_job *j
 {
 	const struct sb_cluster_tree *t = m->topo;
 	const struct sb_interf_job *me = &jobs[j];
-	int k, a, b, d, spread = sb_cluster_tree_spread(t, me->gpus, me->w);
+	int k, a, d, x, spread = sb_cluster_tree_spread(t, me->gpus, me->w);
+	int *occ = SB_NEW(int, t->ngpu), *best = SB_NEW(int, n > 0 ? n : 1);
 
 	memset(feat, 0, sizeof(double) * SB_INTERF_NFEAT);
 	if (me->type < 8)
@@ -44,25 +45,34 @@ void sb_interf_features(const struct sb_interf *m, const struct sb_interf_job *j
 	feat[8] = me->w / 8.0;
 	if (spread >= 1)
 		feat[9 + spread - 1] = 1;
+	/* co-runners through the servers j uses (who sits on which GPU),
+	 * each at its closest level; then summed in job order */
 	for (k = 0; k < n; k++) {
-		int best = -1;
-		if (k == j)
-			continue;
-		for (a = 0; a < me->w; a++)
-			for (b = 0; b < jobs[k].w; b++) {
-				int l = sb_cluster_tree_lca(t, me->gpus[a], jobs[k].gpus[b]), idx;
-				if (l < SB_TREE_SERVER)
-					continue;
-				idx = l >= SB_TREE_SWITCH ? 0 : l == SB_TREE_SOCKET ? 1 : 2;
-				if (best < 0 || idx < best)
-					best = idx;
-			}
-		if (best < 0)
+		best[k] = -1;
+		for (a = 0; a < jobs[k].w; a++)
+			occ[jobs[k].gpus[a]] = k + 1;
+	}
+	for (a = 0; a < me->w; a++) {
+		int srv = me->gpus[a] / t->gpus;
+		for (x = srv * t->gpus; x < (srv + 1) * t->gpus; x++) {
+			int o = occ[x] - 1, l, idx;
+			if (o < 0 || o == j)
+				continue;
+			l = sb_cluster_tree_lca(t, me->gpus[a], x);
+			idx = l >= SB_TREE_SWITCH ? 0 : l == SB_TREE_SOCKET ? 1 : 2;
+			if (best[o] < 0 || idx < best[o])
+				best[o] = idx;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		if (best[k] < 0)
 			continue;
 		for (d = 0; d < SB_INTERF_NRES; d++)
-			feat[15 + best * SB_INTERF_NRES + d] += m->type[jobs[k].type].r[d];
-		feat[24 + best] += 0.25;
+			feat[15 + best[k] * SB_INTERF_NRES + d] += m->type[jobs[k].type].r[d];
+		feat[24 + best[k]] += 0.25;
 	}
+	sb_free(occ);
+	sb_free(best);
 }
 
 /* One sampled co-location state on an empty cluster: 2..10 jobs of

@@ -75,6 +75,50 @@ void sb_marl_exp_jobs(const struct sb_exp_ctx *c, const struct sb_marl_exp *m, i
 }
 
 
+int sb_marl_exp_trace_inputs(struct sb_exp_ctx *c, struct sb_err *err)
+{
+	static const char *const rel[2] = { "philly/jobs.json", "philly/philly_runtime.csv" };
+	char buf[1024];
+	int k, rc;
+	for (k = 0; k < 2; k++) {
+		const char *p = sb_exp_data(c, rel[k], buf, sizeof buf);
+		if (!p)
+			return sb_err_set(err, SB_EXIT_INPUT, "the trace-derived workload needs "
+					  "DATA_DIR/%s (make data), which is not there", rel[k]);
+		if ((rc = sb_exp_add_input(c, p, err)) != 0)
+			return rc;
+	}
+	{
+		struct sb_marl_exp *m = c->state;
+		snprintf(c->inputs_note, sizeof c->inputs_note,
+			 "trace-derived: Philly arrivals and GPU counts (jobs.json), durations "
+			 "(philly_runtime.csv), model types synthetic, on topology %s; %s",
+			 m->env.topo.name, m->env.interf.source);
+	}
+	return 0;
+}
+
+int sb_marl_exp_workload(const struct sb_exp_ctx *c, const struct sb_marl_exp *m, int trace,
+			 int njobs, double load, uint64_t key, int rep, struct sb_jobset *js,
+			 const char **name, struct sb_err *err)
+{
+	struct sb_marl_gen p;
+	struct sb_rng r = sb_rng_stream(c->seed, key, (uint64_t)rep, SB_RNG_INSTANCE);
+	char b1[1024], b2[1024];
+	if (!trace) {
+		*name = "philly-like";
+		sb_marl_exp_jobs(c, m, njobs, load, key, rep, js);
+		return 0;
+	}
+	*name = "trace-derived";
+	sb_marl_gen_defaults(&p);
+	p.njobs = njobs;
+	p.load = load;
+	return sb_marl_from_philly(&m->env, &p, sb_exp_data(c, "philly/jobs.json", b1, sizeof b1),
+				   sb_exp_data(c, "philly/philly_runtime.csv", b2, sizeof b2), &r,
+				   js, err);
+}
+
 int sb_marl_exp_run(const struct sb_exp_ctx *c, struct sb_marl_exp *m, const struct sb_jobset *js,
 		    const char *workload, const char *label, uint64_t key, int rep, double load,
 		    struct sb_table *out, struct sb_table *timing, struct sb_cluster_result *r_out,

@@ -55,6 +55,19 @@ void sb_marl_exp_jobs(const struct sb_exp_ctx *c, const struct sb_marl_exp *m, i
 		      double load, uint64_t key, int rep, struct sb_jobset *js);
 
 /*
+ * The job set of one trace: synthetic (as above) when `trace` is 0, else
+ * the trace-derived variant (Philly's arrivals and GPU counts from
+ * DATA_DIR's philly/jobs.json, durations from philly/philly_runtime.csv;
+ * both registered as inputs by sb_marl_exp_trace_inputs in setup, after
+ * sb_marl_exp_setup_state, which it needs). *name
+ * is the workload's label. 0 or an exit code with err.
+ */
+int sb_marl_exp_trace_inputs(struct sb_exp_ctx *c, struct sb_err *err);
+int sb_marl_exp_workload(const struct sb_exp_ctx *c, const struct sb_marl_exp *m, int trace,
+			 int njobs, double load, uint64_t key, int rep, struct sb_jobset *js,
+			 const char **name, struct sb_err *err);
+
+/*
  * Run `label` on js (checked; see sb_cluster_exp_run) and append its row
  * with the mode's columns (load as given). The mode's own scheduler may
  * not migrate jobs (checked); the family's others may (Tiresias preempts).

@@ -12,6 +12,7 @@ static const struct sb_param params[] = {
 	{ "reps", 20, 1, 1000, 1, "test traces" },
 	{ "load", 0.7, 0.05, 2, 0, "offered load rho" },
 	{ "pred_epochs", 60, 0, 1000, 1, "training epochs of the slowdown model S^" },
+	{ "trace", 0, 0, 1, 1, "1: the trace-derived workload (Philly arrivals, GPU counts, run times)" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
@@ -20,7 +21,10 @@ static const struct sb_col tcols[] = { SB_CLUSTER_EXP_TIMING_COLS, { NULL, 0, NU
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	return sb_marl_exp_setup_state(c, "T1", (int)sb_opts_get(&c->opts, "reps"), err);
+	int rc = sb_marl_exp_setup_state(c, "T1", (int)sb_opts_get(&c->opts, "reps"), err);
+	if (!rc && sb_opts_get(&c->opts, "trace") > 0)
+		rc = sb_marl_exp_trace_inputs(c, err);
+	return rc;
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
@@ -29,13 +33,17 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	struct sb_marl_exp *m = c->state;
 	struct sb_jobset js;
 	double load = sb_opts_get(&c->opts, "load");
+	const char *wl;
 	int k, rc = 0;
 
 	/* key 1: test traces (training traces of h-marl2 use other keys) */
-	sb_marl_exp_jobs(c, m, (int)sb_opts_get(&c->opts, "jobs"), load, 1, point, &js);
+	if ((rc = sb_marl_exp_workload(c, m, sb_opts_get(&c->opts, "trace") > 0,
+				       (int)sb_opts_get(&c->opts, "jobs"), load, 1, point, &js, &wl,
+				       err)) != 0)
+		return rc;
 	for (k = 0; sb_marl_exp_schemes[k] && !rc; k++)
-		rc = sb_marl_exp_run(c, m, &js, "philly-like", sb_marl_exp_schemes[k], 1, point, load,
-				     out, timing, NULL, err);
+		rc = sb_marl_exp_run(c, m, &js, wl, sb_marl_exp_schemes[k], 1, point, load, out,
+				     timing, NULL, err);
 	sb_jobset_release(&js);
 	return rc;
 }

@@ -9,7 +9,9 @@ set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
 set boxwidth 0.8
 set xtics rotate by 30 right
-set yrange [0:*]
+# histograms do not autoscale to their whiskers: reach the highest mean + CI
+stats data("summary", "") using (column("ratio_mean") + column("ratio_ci95")) nooutput
+set yrange [0:STATS_max * 1.05]
 set key top right
 plot data("summary", "") using "ratio_mean":"ratio_ci95":xtic(1) lt 1 title "scheme", \
      1 with lines lt 8 dt 2 title "lower bound (= 1)"

@@ -10,7 +10,9 @@ set style histogram errorbars gap 1 lw 1
 set style fill solid 0.8 border -1
 set boxwidth 0.8
 set xtics rotate by 30 right
-set yrange [0:*]
+# histograms do not autoscale to their whiskers: reach the highest mean + CI
+stats data("summary", "") using (column("jct_mean_mean") + column("jct_mean_ci95")) nooutput
+set yrange [0:STATS_max * 1.05]
 unset key
 plot data("summary", "") using "jct_mean_mean":"jct_mean_ci95":xtic(1) lt 1
 call "plots/render.gp" "9" "5"

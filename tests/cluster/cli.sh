@@ -110,3 +110,6 @@ expect 2 "field 'parent': parent links form a cycle" -- "$SB" eval cluster --top
 printf 'node dc dc -\nnode a shelf dc\n' > "$tmp/topo-level.txt"
 expect 2 "line 2: field 'level': unknown level 'shelf'" -- "$SB" eval cluster --topo "$tmp/topo-level.txt" --policy agents
 expect 2 "cannot read topology 'T9'" -- "$SB" eval cluster --topo T9 --policy agents
+expect 2 "myopic-ilp places on at most 8 servers" -- "$SB" eval cluster --topo T1 --policy myopic-ilp
+expect 0 "lb2_status: optimal" -- "$SB" eval cluster --topo T0 --marl 30 --policy myopic-ilp --bound
+grep -q "^ratio_lb: 1\.[0-9]" "$tmp/out" && ok || bad "eval cluster --topo T0 --bound: $(grep ratio_lb "$tmp/out")"
