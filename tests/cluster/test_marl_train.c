@@ -202,3 +202,47 @@ Test(marl_train, sampling_respects_the_mask)
 	}
 	cr_assert_eq(sb_marl_argmax(p, 5), 1);
 }
+
+/* A2C, the independent critics and the flat ablation are deterministic
+ * too (their update paths differ from PPO's) */
+static void same_twice(enum sb_marl_algo algo, enum sb_marl_arch arch, int ncritic)
+{
+	struct sb_marl_net *n[2];
+	double *w[2];
+	size_t np = 0;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct toy e;
+		struct sb_marl_env env = toy_env(&e);
+		struct sb_marl_cfg cfg;
+		struct sb_err err;
+		struct sb_rng r = sb_rng_stream(3, 0, 0, SB_RNG_POLICY);
+
+		n[k] = sb_marl_net_new(arch, ncritic, e.gr.nserv, &err);
+		sb_marl_cfg_defaults(&cfg);
+		cfg.algo = algo;
+		cfg.episodes = 10;
+		cfg.batch = 4;
+		cfg.seed = 3;
+		sb_marl_net_init(n[k], &r);
+		cr_assert_eq(sb_marl_train(n[k], &env, &cfg, NULL, &err), 0, "%s", err.msg);
+		np = sb_marl_net_nparams(n[k]);
+		w[k] = SB_NEW(double, np);
+		sb_marl_net_get(n[k], w[k]);
+		sb_marl_graph_release(&e.gr);
+	}
+	cr_assert_eq(memcmp(w[0], w[1], np * sizeof *w[0]), 0, "algo %d arch %d critics %d", algo,
+		     arch, ncritic);
+	for (k = 0; k < 2; k++) {
+		sb_free(w[k]);
+		sb_marl_net_free(n[k]);
+	}
+}
+
+Test(marl_train, other_variants_are_deterministic, .timeout = 120)
+{
+	same_twice(SB_MARL_A2C, SB_MARL_ARCH_GNN, 1);
+	same_twice(SB_MARL_PPO, SB_MARL_ARCH_GNN, SB_MARL_MAXAG);
+	same_twice(SB_MARL_PPO, SB_MARL_ARCH_FLAT, 1);
+}
