@@ -29,7 +29,11 @@
 #include "cluster.h"
 #include "lp.h"
 
-/* tau_lb[j] = sb_job_iter_time_lb of every job of js on c (array of js->n). */
+/* tau_lb[j] = sb_job_iter_time_lb of every job of js on c (array of js->n);
+ * in the topology mode (c->interf) the isolated best-locality time
+ * sb_interf_tau_iso, which no placement and no co-location beats (S >= 1,
+ * bandwidths fall with the span), so LB1 and LB2 bound that mode too (the
+ * marl.md §7 JCT lower bound is LB2 on it). */
 void sb_cluster_tau_lb(const struct sb_cluster *c, const struct sb_jobset *js,
 		       double *tau_lb);
 

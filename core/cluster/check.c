@@ -117,6 +117,13 @@ int sb_cluster_check(const struct sb_cluster *cl, const struct sb_jobset *js,
 		for (v = 0; v < j->gpus; v++)
 			seen[r->gpu[sg->gpu_off + v]] = 0;
 
+		if (cl->interf) {
+			/* speeds vary within a run: sb_cluster_check_interf */
+			iters[sg->job] += sg->iters;
+			nseg[sg->job]++;
+			last[sg->job] = k;
+			continue;
+		}
 		/* iteration time from the GPUs, independently of the simulator */
 		sb_jobgraph_build(&h, j, &js->model[j->model], cl);
 		tau = sb_job_iter_time(cl, &h, server);
@@ -176,6 +183,8 @@ int sb_cluster_check(const struct sb_cluster *cl, const struct sb_jobset *js,
 			FAIL("GPU %d holds jobs %d and %d at once (%g < %g)", gi[k].gpu,
 			     r->seg[gi[k - 1].seg].job, r->seg[gi[k].seg].job, gi[k].start,
 			     gi[k - 1].end);
+	if (cl->interf)
+		rc = sb_cluster_check_interf(cl, js, r, why, whysz);
 out:
 	sb_free(iters);
 	sb_free(nseg);

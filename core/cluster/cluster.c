@@ -47,6 +47,8 @@ int sb_cluster_validate(const struct sb_cluster *c, struct sb_err *err)
 		f = "model-flop efficiency";
 	else if (!isfinite(c->restart) || c->restart < 0)
 		f = "restart overhead";
+	if (!f && c->interf && sb_cluster_interf_validate(c, err))
+		return SB_EXIT_INPUT;
 	if (f)
 		return sb_err_set(err, SB_EXIT_INPUT, "cluster '%s': field '%s' out of range",
 				  c->name, f);
@@ -110,6 +112,8 @@ int sb_jobset_validate(const struct sb_jobset *js, const struct sb_cluster *c,
 			f = "gpus (more than the cluster has)";
 		else if (c && c->replay && !pos_finite(j->trace_runtime))
 			f = "trace_runtime (trace replay needs every job's measured duration)";
+		if (!f && c && c->interf)
+			f = sb_cluster_interf_job_bad(c, js, j);
 		if (f)
 			return sb_err_set(err, SB_EXIT_INPUT, "job %d: field '%s' out of range", i, f);
 	}

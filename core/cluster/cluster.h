@@ -28,6 +28,8 @@
 #include "sb.h"
 #include "registry.h"
 
+struct sb_interf;
+
 /* ------------------------------------------------------------------ */
 /* Cluster, models, jobs                                               */
 /* ------------------------------------------------------------------ */
@@ -50,6 +52,13 @@ struct sb_cluster {
 	                         trace duration whatever its placement, a
 	                         resumed job pays no restart, arrivals and
 	                         wake-ups fall on whole seconds */
+	/* Topology-and-interference mode (spec marl.md; cluster/interf.h):
+	 * NULL for the model above. Otherwise jobs are ring-all-reduce jobs
+	 * of DL2 types on interf->topo (nserver x gpus must match it), their
+	 * iteration times change whenever a co-located job starts or stops,
+	 * progress is continuous (fractional iterations) and integrated
+	 * piecewise, and the run records its speed pieces. Not owned. */
+	const struct sb_interf *interf;
 };
 
 enum sb_model_class { SB_MODEL_CNN = 0, SB_MODEL_TRANSFORMER = 1 };
@@ -115,6 +124,13 @@ int sb_jobset_validate(const struct sb_jobset *js, const struct sb_cluster *c,
 		       struct sb_err *err);
 /* Check a cluster description; 0 or SB_EXIT_INPUT naming the field. */
 int sb_cluster_validate(const struct sb_cluster *c, struct sb_err *err);
+/* Topology mode (check_interf.c): the cluster's shape matches its
+ * topology (0 or SB_EXIT_INPUT), and the field of job j that the mode
+ * cannot run (a type outside the interference table, tensor or pipeline
+ * parallelism), or NULL. */
+int sb_cluster_interf_validate(const struct sb_cluster *c, struct sb_err *err);
+const char *sb_cluster_interf_job_bad(const struct sb_cluster *c, const struct sb_jobset *js,
+				      const struct sb_job *j);
 
 /* ------------------------------------------------------------------ */
 /* Job communication graph and iteration time (jobgraph.c)             */
@@ -205,6 +221,17 @@ const int *sb_cluster_sim_active(struct sb_csim *s, int *n);
 /* Running jobs (in no particular but deterministic order); valid until
  * the next start, preemption or completion. */
 const int *sb_cluster_sim_running(const struct sb_csim *s, int *n);
+/* The g_j GPUs of running job j (worker v on gpus[v]), NULL if it is not
+ * running; valid until its run ends. */
+const int *sb_cluster_sim_gpus(const struct sb_csim *s, int j);
+/* Iterations completed so far as a real number (topology mode: progress
+ * integrated piecewise; otherwise the whole iterations). */
+double sb_cluster_sim_progress(const struct sb_csim *s, int j);
+/* Multi-agent decision epochs (baselines/cluster/agents.c): the agent on
+ * whose behalf the scheduler is placing now (0 when there is one), so a
+ * placer (the learned one) can condition on it. */
+int sb_cluster_sim_agent(const struct sb_csim *s);
+void sb_cluster_sim_set_agent(struct sb_csim *s, int agent);
 /* Free GPUs: in all, per server (array of S), and per GPU (N flags). */
 int sb_cluster_sim_free(const struct sb_csim *s);
 const int *sb_cluster_sim_free_per_server(const struct sb_csim *s);
@@ -240,6 +267,12 @@ struct sb_cluster_policy {
 	const char *provenance;  /* "reconstructed", "ours", "published algorithm" */
 	const struct sb_param *params;
 	int clairvoyant;         /* 1: sees true iteration counts (oracles) */
+	int topo;                /* 1: made for the topology-and-interference
+	                            mode (marl.md); on a flat cluster it still
+	                            runs, but the flat-model experiments' lists
+	                            of every policy leave it out. 2: the same,
+	                            and the placer reads the learned slowdown
+	                            model cl->interf->pred (callers train it) */
 
 	/* Scheduler. init: private state (may be NULL), called once before
 	 * the first event; rng is the policy's own stream. release frees it. */
@@ -295,6 +328,15 @@ struct sb_cluster_seg {
 	int preempted;           /* 1: ended by a preemption */
 };
 
+/* Topology mode: one stretch of a segment at one iteration time. The
+ * pieces of a segment tile [start, end] in time order. */
+struct sb_cluster_piece {
+	int seg;
+	double start, end;
+	double tau;              /* iteration time during the piece */
+	double slow;             /* its interference slowdown S */
+};
+
 struct sb_cluster_result {
 	int n;                   /* jobs */
 	double *first_start;     /* per job */
@@ -305,6 +347,8 @@ struct sb_cluster_result {
 	int nseg;
 	struct sb_cluster_seg *seg;
 	int *gpu;                /* segment GPU lists */
+	int npiece;              /* topology mode: speed pieces, else 0 */
+	struct sb_cluster_piece *piece;
 	long events;             /* simulator events processed */
 	long decisions;          /* schedule() calls */
 	double active_mean;      /* arrived, unfinished jobs per schedule() call */
@@ -335,6 +379,20 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
  */
 int sb_cluster_check(const struct sb_cluster *cl, const struct sb_jobset *js,
 		     const struct sb_cluster_result *r, char *why, size_t whysz);
+
+/* Topology mode (called by sb_cluster_check, cluster/check_interf.c):
+ * recompute every job's iteration time from the co-location state the
+ * segments imply, over every interval between segment boundaries; check
+ * that the recorded pieces tile each segment and agree with it, that the
+ * progress so integrated reaches n_j exactly at the job's end, that no job
+ * runs in two segments unless interf->migrate, and that every JCT is at
+ * least the isolated duration n_j tau_iso. 0 or -1 with why. */
+int sb_cluster_check_interf(const struct sb_cluster *cl, const struct sb_jobset *js,
+			    const struct sb_cluster_result *r, char *why, size_t whysz);
+
+/* Topology mode: the run's mean interference slowdown S, weighted by
+ * GPU-seconds over its speed pieces (1 without pieces). */
+double sb_cluster_interf_slowdown(const struct sb_jobset *js, const struct sb_cluster_result *r);
 
 /*
  * Ask placer pl where it would put job j of js when exactly the GPUs with

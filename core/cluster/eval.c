@@ -14,12 +14,22 @@
  *            --replay (trace replay, Tiresias' simulator semantics),
  *            --history FILE (GPU-seconds of past jobs, column 'duration'),
  *            --schedule-out FILE (one line per run segment)
+ *
+ * Topology-and-interference mode (spec marl.md; cluster/interf.h):
+ *   sb eval cluster --topo T1 --marl 200 --load 0.7 --policy agents+greedy-interf \
+ *           [--agents 2] [--interference on|off] [--types dl2_job_types.csv] [--bound]
+ *   sb eval cluster --topo T1 --philly jobs.json --runtimes philly_runtime.csv ...
+ *   --topo T0|T1|T2|T3|FILE, --marl N (synthetic Philly-like jobs), --agents N
+ *   (the agents scheduler's count), --interference on|off, --types FILE (DL2
+ *   job types; default the built-in table), --pred-epochs N (training of the
+ *   learned slowdown model greedy-interf uses; default 60).
  */
 #include "cluster.h"
 #include "bound.h"
 #include "family.h"
 #include "workloads/cluster/jobs.h"
 #include "workloads/cluster/trace.h"
+#include "workloads/cluster/marl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -60,7 +70,162 @@ static int write_segments(const char *path, const struct sb_jobset *js,
 static const char *const flag_opts[] = { "--additive", "--replay", NULL };
 static const char *const value_opts[] = { "--jobs", "--tiresias", "--philly", "--cluster",
 					   "--w1", "--load", "--b-out", "--restart", "--warmup",
-					   "--history", NULL };
+					   "--history", "--topo", "--marl", "--agents", "--interference",
+					   "--types", "--runtimes", "--pred-epochs", NULL };
+
+/* Options of the topology-and-interference mode. */
+struct topo_opts {
+	const char *topo, *types, *runtimes, *interference;
+	int marl, agents, pred_epochs;
+};
+
+
+/* `sb eval cluster --topo ...`: the topology-and-interference mode. */
+static int eval_topo(const struct sb_eval_args *ea, const struct topo_opts *to,
+		     const char *phil, double load, double warmup)
+{
+	struct sb_marl_env *env = SB_NEW(struct sb_marl_env, 1);
+	struct sb_interf_pred *pred = NULL;
+	struct sb_cluster_combo combo;
+	struct sb_opts so, po;
+	struct sb_jobset js;
+	struct sb_cluster_result r;
+	struct sb_cluster_metrics m;
+	struct sb_err err = { 0, "" };
+	struct sb_rng gr = sb_rng_stream(ea->seed, 0, 0, SB_RNG_INSTANCE);
+	double mape = -1, train_mape = -1;
+	char why[512];
+	int rc, i, have_js = 0, have_r = 0;
+
+	memset(&r, 0, sizeof r);
+	if ((rc = sb_marl_env_init(env, to->topo, to->types,
+				   !to->interference || !strcmp(to->interference, "on"),
+				   ea->seed, &err)) != 0)
+		goto fail;
+	if ((rc = sb_cluster_combo_parse(&combo, ea->policy, &err)) != 0)
+		goto fail;
+	sb_opts_defaults(&so, combo.sched->params);
+	sb_opts_defaults(&po, combo.place->params);
+	for (i = 0; i < ea->nset; i++)
+		if ((rc = apply_set(&combo, &so, &po, ea->sets[i], &err)) != 0)
+			goto fail;
+	if (to->agents) {
+		char kv[32];
+		if (strcmp(combo.sched->name, "agents")) {
+			rc = sb_eval_fail(&sb_family_cluster, "--agents applies to the agents "
+					  "scheduler, not to '%s'", combo.sched->name);
+			goto out;
+		}
+		snprintf(kv, sizeof kv, "agents=%d", to->agents);
+		if ((rc = sb_opts_set(&so, combo.sched->params, kv, "--agents", &err)) != 0)
+			goto fail;
+	}
+	/* the myopic ILP is for small clusters (spec §7); its init would stop
+	 * the run as a bug */
+	if (!strcmp(combo.sched->name, "myopic-ilp") && env->cl.nserver > 8) {
+		rc = sb_eval_fail(&sb_family_cluster, "myopic-ilp places on at most 8 servers "
+				  "(topology '%s' has %d): use --topo T0 or a small topology file",
+				  env->topo.name, env->cl.nserver);
+		goto out;
+	}
+	/* the mode's own scheduler is non-preemptive and the checker holds
+	 * it to that; the family's others (Tiresias) may preempt, and then
+	 * migrate, paying the restart overhead */
+	env->interf.migrate = !combo.sched->topo;
+	if (phil) {
+		struct sb_marl_gen gp;
+		sb_marl_gen_defaults(&gp);
+		gp.njobs = to->marl ? to->marl : 200;
+		gp.load = load > 0 ? load : 0.7;
+		if (!to->runtimes) {
+			rc = sb_eval_fail(&sb_family_cluster, "%s", "--philly with --topo needs "
+					  "--runtimes philly_runtime.csv (the trace-derived variant)");
+			goto out;
+		}
+		if ((rc = sb_marl_from_philly(env, &gp, phil, to->runtimes, &gr, &js, &err)) != 0)
+			goto fail;
+	} else {
+		struct sb_marl_gen gp;
+		sb_marl_gen_defaults(&gp);
+		gp.njobs = to->marl ? to->marl : 200;
+		gp.load = load > 0 ? load : 0.7;
+		sb_marl_generate(env, &gp, &gr, &js);
+	}
+	have_js = 1;
+	if (combo.place->topo == 2 && to->pred_epochs > 0) {
+		struct sb_interf_pred_params pp;
+		sb_interf_pred_defaults(&pp);
+		pp.epochs = to->pred_epochs;
+		pp.seed = ea->seed;
+		pred = sb_interf_pred_train(&env->interf, &pp, &mape, &train_mape);
+		env->interf.pred = pred;
+	}
+	if ((rc = sb_cluster_simulate(&env->cl, &js, &combo, &so, &po, ea->seed, &r, &err)) != 0)
+		goto fail;
+	have_r = 1;
+	if (sb_cluster_check(&env->cl, &js, &r, why, sizeof why) != 0) {
+		fprintf(stderr, "error: the run of %s failed validation: %s\n", combo.label, why);
+		rc = SB_EXIT_RUN;
+		goto out;
+	}
+	sb_cluster_metrics(&env->cl, &js, &r, (int)floor(warmup * js.n), &m);
+	printf("jobs: %d\ncluster: %s (%d x %d GPUs)\nmode: topology and interference "
+	       "(marl.md, reconstructed)\npolicy: %s\nsource: %s\ninterference: %s\n",
+	       js.n, env->cl.name, env->cl.nserver, env->cl.gpus, combo.label, js.source,
+	       env->interf.on ? "on" : "off");
+	if (pred)
+		printf("predictor_mape_percent: %.6f\npredictor_train_mape_percent: %.6f\n", mape,
+		       train_mape);
+	printf("measured_jobs: %d\njct_mean: %.10g\njct_p50: %.10g\njct_p95: %.10g\n"
+	       "jct_p99: %.10g\nqueue_mean: %.10g\nmakespan: %.10g\nutilisation: %.6f\n"
+	       "interference_slowdown_mean: %.6f\npreemptions: %ld\nevents: %ld\n"
+	       "decisions: %ld\nsim_seconds: %.6f\npolicy_seconds: %.6f\nload_offered: %.6f\n"
+	       "valid: yes\n", m.n, m.jct_mean, m.jct_p50, m.jct_p95, m.jct_p99, m.queue_mean,
+	       m.makespan, m.util, sb_cluster_interf_slowdown(&js, &r), m.preemptions, r.events,
+	       r.decisions, r.sim_seconds, r.sched_seconds, m.load_ref);
+	if (ea->bound) {
+		/* spec §7: LB1 and, on traces of up to 60 jobs, the preemptive
+		 * time-indexed LP (slots of 60 s), both with isolated
+		 * best-locality durations; average JCT bound and gap */
+		double *tl = SB_NEW(double, js.n), lb1, lb2 = NAN, asum = 0, last = 0, lb;
+		struct sb_lp_result lres;
+		sb_cluster_tau_lb(&env->cl, &js, tl);
+		lb1 = sb_cluster_lb1(&env->cl, &js, tl);
+		for (i = 0; i < js.n; i++) {
+			asum += js.job[i].arrival;
+			last = sb_max(last, r.finish[i]);
+		}
+		if (js.n <= 60) {
+			int slots = (int)ceil(last / 60);
+			if ((rc = sb_cluster_lb2(&env->cl, &js, tl, slots * 60.0, slots, 0, &lb2, &lres,
+						 &err)) != 0) {
+				sb_free(tl);
+				goto fail;
+			}
+			printf("lb2_status: %s\n", sb_lp_status_name(lres.status));
+			sb_lp_result_release(&lres);
+		} else {
+			printf("lb2_status: skipped (more than 60 jobs; marl.md §7 bounds 40-job traces)\n");
+		}
+		sb_free(tl);
+		lb = ((isnan(lb2) ? lb1 : sb_max(lb1, lb2)) - asum) / js.n;
+		printf("lb_jct_mean: %.10g\nratio_lb: %.6f\n", lb, m.jct_mean / lb);
+	}
+	if (ea->schedule_out && (rc = write_segments(ea->schedule_out, &js, &r, &err)))
+		sb_err_print(&err);
+	goto out;
+fail:
+	sb_err_print(&err);
+out:
+	if (have_r)
+		sb_cluster_result_release(&r);
+	if (have_js)
+		sb_jobset_release(&js);
+	sb_interf_pred_free(pred);
+	sb_marl_env_release(env);
+	sb_free(env);
+	return rc;
+}
 
 int sb_cluster_eval(int argc, char **argv)
 {
@@ -78,6 +243,7 @@ int sb_cluster_eval(int argc, char **argv)
 	struct sb_cluster_metrics m;
 	struct sb_err err = { 0, "" };
 	char why[512];
+	struct topo_opts to = { NULL, NULL, NULL, NULL, 0, 0, 60 };
 
 	sb_eval_args_init(&ea, argc, argv);
 	for (i = 2; i < argc; i++) {
@@ -95,6 +261,18 @@ int sb_cluster_eval(int argc, char **argv)
 		else if (!strcmp(a, "--philly")) phil = v;
 		else if (!strcmp(a, "--cluster")) cname = v;
 		else if (!strcmp(a, "--history")) hist = v;
+		else if (!strcmp(a, "--topo")) to.topo = v;
+		else if (!strcmp(a, "--types")) to.types = v;
+		else if (!strcmp(a, "--runtimes")) to.runtimes = v;
+		else if (!strcmp(a, "--interference")) {
+			if (strcmp(v, "on") && strcmp(v, "off"))
+				return sb_eval_fail(&sb_family_cluster, "--interference '%s': expected on or off", v);
+			to.interference = v;
+		} else if (!strcmp(a, "--marl") || !strcmp(a, "--agents") || !strcmp(a, "--pred-epochs")) {
+			if (sb_eval_num(&sb_family_cluster, a, v, a[2] == 'p' ? 0 : 1,
+					a[2] == 'a' ? 64 : 1e6, &x)) return SB_EXIT_INPUT;
+			*(a[2] == 'm' ? &to.marl : a[2] == 'a' ? &to.agents : &to.pred_epochs) = (int)x;
+		}
 		else if (!strcmp(a, "--w1")) {
 			if (sb_eval_num(&sb_family_cluster, a, v, 1, 1e7, &x)) return SB_EXIT_INPUT;
 			w1 = (int)x;
@@ -114,6 +292,11 @@ int sb_cluster_eval(int argc, char **argv)
 	seg_out = ea.schedule_out;
 	seed = ea.seed;
 	bound = ea.bound;
+	if (to.topo)
+		return eval_topo(&ea, &to, phil, load, warmup);
+	if (to.marl || to.agents || to.interference || to.types || to.runtimes)
+		return sb_eval_fail(&sb_family_cluster, "%s", "--marl, --agents, --interference, "
+				    "--types and --runtimes need --topo (the topology mode)");
 	if ((jobs != NULL) + (tir != NULL) + (phil != NULL) + (w1 > 0) != 1)
 		return sb_eval_fail(&sb_family_cluster, "%s", "give one job set: --jobs, --w1, --tiresias or --philly");
 	/* --load scales the arrivals of a generated (--w1) or resampled (--philly)

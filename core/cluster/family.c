@@ -32,7 +32,10 @@ const struct sb_family sb_family_cluster = {
 	.roles = roles,
 	.eval_usage = "(--jobs FILE.csv | --w1 N [--load L] | --tiresias 60_job.csv | "
 		      "--philly jobs.json [--load L]) [--cluster NAME] [--b-out GBPS] "
-		      "[--restart S] [--additive] [--replay] [--history GPUTIME.csv] [--warmup F]",
+		      "[--restart S] [--additive] [--replay] [--history GPUTIME.csv] [--warmup F] | "
+		      "--topo T0|T1|T2|T3|FILE [--marl N [--load L] | --philly jobs.json --runtimes "
+		      "philly_runtime.csv] [--agents N] [--interference on|off] [--types "
+		      "dl2_job_types.csv] [--pred-epochs N]",
 	.eval = sb_cluster_eval,
 	.list = list,
 };

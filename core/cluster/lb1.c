@@ -14,6 +14,7 @@
  * 1|r_j, pmtn|sum C_j): see sb_cluster_lb1 in cluster/bound.h.
  */
 #include "bound.h"
+#include "cluster/interf.h"
 #include "heap.h"
 
 #include <math.h>
@@ -24,6 +25,10 @@ void sb_cluster_tau_lb(const struct sb_cluster *c, const struct sb_jobset *js,
 	int j;
 	for (j = 0; j < js->n; j++) {
 		struct sb_jobgraph h;
+		if (c->interf) {   /* topology mode: alone at best locality */
+			tau_lb[j] = sb_interf_tau_iso(c->interf, js->job[j].model, js->job[j].gpus);
+			continue;
+		}
 		sb_jobgraph_build(&h, &js->job[j], &js->model[js->job[j].model], c);
 		tau_lb[j] = sb_job_iter_time_lb(c, &h);
 		sb_jobgraph_release(&h);

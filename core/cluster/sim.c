@@ -26,6 +26,7 @@
  * decision only (which must ask again).
  */
 #include "cluster.h"
+#include "cluster/interf.h"
 #include "heap.h"
 
 #include <math.h>
@@ -50,6 +51,10 @@ struct cjob {
 	double executed;      /* seconds of finished runs (overhead included) */
 	double since;         /* when it last started or became pending */
 	int prev, next;       /* active list (arrival order) */
+	/* topology mode: progress (fractional iterations) as of prog_t, and
+	 * the open speed piece of the current run (-1 if none) */
+	double prog, prog_t;
+	int piece;
 };
 
 struct sb_csim {
@@ -80,7 +85,15 @@ struct sb_csim {
 	int seg_cap, gpu_cap;
 	double wake_next;                 /* replay: wake-up asked by this decision */
 	int wake_epoch;                   /* replay: older wake-ups are stale */
+	int agent;                        /* sb_cluster_sim_agent */
+	int piece_cap;                    /* topology mode (see speeds_refresh) */
+	struct sb_interf_job *ij;
+	double *ij_S, *ij_tau;
 };
+
+static void topo_start(struct sb_csim *s, int j);
+static void topo_stop(struct sb_csim *s, int j);
+static double topo_progress(const struct sb_csim *s, int j);
 
 /* ------------------------------------------------------------------ */
 /* Read access                                                         */
@@ -138,6 +151,10 @@ static long run_iters(const struct sb_csim *s, int j)
 	const struct cjob *c = &s->cj[j];
 	double el = s->now - c->run_start - c->overhead;
 	long k, rem = s->js->job[j].iters - c->done;
+	if (s->cl->interf) {
+		k = (long)floor(topo_progress(s, j)) - c->done;
+		return k < rem ? k : rem;
+	}
 	if (el <= 0)
 		return 0;
 	k = (long)floor(el / c->tau + 1e-9);
@@ -190,6 +207,24 @@ const int *sb_cluster_sim_running(const struct sb_csim *s, int *n)
 	*n = s->nrun;
 	return s->run_list;
 }
+
+const int *sb_cluster_sim_gpus(const struct sb_csim *s, int j)
+{
+	SB_ASSERT(j >= 0 && j < s->js->n);
+	return s->cj[j].state == SB_JOB_RUNNING ? s->r->gpu + s->r->seg[s->cj[j].seg].gpu_off
+						: NULL;
+}
+
+double sb_cluster_sim_progress(const struct sb_csim *s, int j)
+{
+	SB_ASSERT(j >= 0 && j < s->js->n);
+	if (s->cl->interf && s->cj[j].state == SB_JOB_RUNNING)
+		return topo_progress(s, j);
+	return s->cl->interf ? s->cj[j].prog : (double)sb_cluster_sim_done(s, j);
+}
+
+int sb_cluster_sim_agent(const struct sb_csim *s) { return s->agent; }
+void sb_cluster_sim_set_agent(struct sb_csim *s, int agent) { s->agent = agent; }
 
 int sb_cluster_sim_free(const struct sb_csim *s) { return s->nfree; }
 const int *sb_cluster_sim_free_per_server(const struct sb_csim *s) { return s->free_srv; }
@@ -295,7 +330,8 @@ void sb_cluster_sim_start_on(struct sb_csim *s, int j, const int *gpus)
 	s->run_list[s->nrun++] = j;
 	c->run_start = s->now;
 	c->overhead = r->npreempt[j] > 0 ? sb_cluster_restart(cl) : 0;
-	c->tau = sb_job_iter_time(cl, &s->graph[j], s->srv_buf);
+	/* topology mode: topo_start below sets the iteration time */
+	c->tau = cl->interf ? 0 : sb_job_iter_time(cl, &s->graph[j], s->srv_buf);
 	c->since = s->now;
 	c->epoch++;
 	sg->start = s->now;
@@ -305,8 +341,11 @@ void sb_cluster_sim_start_on(struct sb_csim *s, int j, const int *gpus)
 	sg->cut = sb_jobgraph_cut(&s->graph[j], s->srv_buf);
 	if (isnan(r->first_start[j]))
 		r->first_start[j] = s->now;
-	sb_heap_push(&s->ev, s->now + c->overhead + (double)(job->iters - c->done) * c->tau,
-		     ev_code(EV_FINISH, j, c->epoch));
+	if (cl->interf)
+		topo_start(s, j);
+	else
+		sb_heap_push(&s->ev, s->now + c->overhead + (double)(job->iters - c->done) * c->tau,
+			     ev_code(EV_FINISH, j, c->epoch));
 	s->started++;
 }
 
@@ -351,6 +390,8 @@ static void close_run(struct sb_csim *s, int j, long k, int preempted)
 	c->seg = -1;
 	c->since = s->now;
 	c->epoch++;
+	if (cl->interf)
+		topo_stop(s, j);
 }
 
 void sb_cluster_sim_preempt(struct sb_csim *s, int j)
@@ -381,6 +422,7 @@ void sb_cluster_result_release(struct sb_cluster_result *r)
 	sb_free(r->tau_lb);
 	sb_free(r->seg);
 	sb_free(r->gpu);
+	sb_free(r->piece);
 	memset(r, 0, sizeof *r);
 }
 
@@ -400,6 +442,9 @@ static void sim_release(struct sb_csim *s)
 	sb_free(s->run_pos);
 	sb_free(s->gbuf);
 	sb_free(s->srv_buf);
+	sb_free(s->ij);
+	sb_free(s->ij_S);
+	sb_free(s->ij_tau);
 	sb_heap_release(&s->ev);
 }
 
@@ -481,6 +526,15 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 		sb_jobgraph_build(&s.graph[j], job, &js->model[job->model], cl);
 		r->tau_ref[j] = sb_job_ref_placement(cl, &s.graph[j], s.srv_buf);
 		r->tau_lb[j] = sb_job_iter_time_lb(cl, &s.graph[j]);
+		if (cl->interf)   /* alone at best locality: no placement is faster */
+			r->tau_ref[j] = r->tau_lb[j] =
+				sb_interf_tau_iso(cl->interf, job->model, job->gpus);
+		s.cj[j].piece = -1;
+	}
+	if (cl->interf) {
+		s.ij = SB_NEW(struct sb_interf_job, n > 0 ? n : 1);
+		s.ij_S = SB_NEW(double, n > 0 ? n : 1);
+		s.ij_tau = SB_NEW(double, n > 0 ? n : 1);
 	}
 	s.gpu_free = SB_NEW(unsigned char, N);
 	memset(s.gpu_free, 1, (size_t)N);
@@ -649,4 +703,118 @@ int sb_cluster_probe_place(const struct sb_cluster *cl, const struct sb_jobset *
 	sb_free(server);
 	sb_free(seen);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Topology-and-interference mode (spec marl.md §2, cluster/interf.h)  */
+/* ------------------------------------------------------------------ */
+
+/* Progress of running job j at now: what it had at prog_t plus what it
+ * made since at its current speed (nothing during a restart overhead,
+ * which ends at prog_t). */
+static double topo_progress(const struct sb_csim *s, int j)
+{
+	const struct cjob *c = &s->cj[j];
+	double p = c->prog;
+	if (c->state == SB_JOB_RUNNING && s->now > c->prog_t)
+		p += (s->now - c->prog_t) / c->tau;
+	return p < (double)s->js->job[j].iters ? p : (double)s->js->job[j].iters;
+}
+
+static void piece_close(struct sb_csim *s, int j)
+{
+	struct cjob *c = &s->cj[j];
+	if (c->piece >= 0)
+		s->r->piece[c->piece].end = s->now;
+	c->piece = -1;
+}
+
+/* Open a piece of j's current run at now with iteration time tau
+ * (replacing one opened at this same instant: several starts in one
+ * decision change a job's speed several times without time passing). */
+static void piece_open(struct sb_csim *s, int j, double tau, double slow)
+{
+	struct cjob *c = &s->cj[j];
+	struct sb_cluster_result *r = s->r;
+	struct sb_cluster_piece *p;
+	if (c->piece >= 0 && r->piece[c->piece].start == s->now) {
+		p = &r->piece[c->piece];
+	} else {
+		piece_close(s, j);
+		if (r->npiece == s->piece_cap) {
+			s->piece_cap = s->piece_cap ? 2 * s->piece_cap : 1024;
+			r->piece = sb_xrealloc(r->piece, sizeof *r->piece * (size_t)s->piece_cap);
+		}
+		c->piece = r->npiece++;
+		p = &r->piece[c->piece];
+		p->seg = c->seg;
+		p->start = s->now;
+	}
+	p->end = NAN;
+	p->tau = tau;
+	p->slow = slow;
+}
+
+/*
+ * Recompute the iteration time of every running job from the co-location
+ * state (a start or stop changes the neighbours' speeds, and a cross-rack
+ * job the ToR uplinks' sharing); a job whose speed changed banks its
+ * progress at the old speed, opens a new piece and gets a new completion
+ * event (older ones become stale through the epoch).
+ */
+static void speeds_refresh(struct sb_csim *s)
+{
+	const struct sb_interf *m = s->cl->interf;
+	int i, n = s->nrun;
+	for (i = 0; i < n; i++) {
+		int j = s->run_list[i];
+		const struct sb_job *job = &s->js->job[j];
+		s->ij[i].id = j;
+		s->ij[i].type = job->model;
+		s->ij[i].w = job->gpus;
+		s->ij[i].gpus = s->r->gpu + s->r->seg[s->cj[j].seg].gpu_off;
+	}
+	sb_interf_eval(m, s->ij, n, s->ij_S, s->ij_tau);
+	for (i = 0; i < n; i++) {
+		int j = s->run_list[i];
+		struct cjob *c = &s->cj[j];
+		double rem;
+		if (c->piece >= 0 && c->tau == s->ij_tau[i])
+			continue;
+		if (c->piece >= 0 && s->now > c->prog_t) {
+			c->prog = topo_progress(s, j);
+			c->prog_t = s->now;
+		}
+		c->tau = s->ij_tau[i];
+		piece_open(s, j, c->tau, s->ij_S[i]);
+		rem = (double)s->js->job[j].iters - c->prog;
+		c->epoch++;
+		sb_heap_push(&s->ev, c->prog_t + (rem > 0 ? rem : 0) * c->tau,
+			     ev_code(EV_FINISH, j, c->epoch));
+	}
+}
+
+/* j has just started on its GPUs (its segment is open). */
+static void topo_start(struct sb_csim *s, int j)
+{
+	struct cjob *c = &s->cj[j];
+	c->prog_t = s->now + c->overhead;
+	speeds_refresh(s);
+	s->r->seg[c->seg].tau = c->tau;
+}
+
+/* j's run has just ended (finished or preempted; its GPUs are free): bank
+ * its progress, close its piece, speed its neighbours up. */
+static void topo_stop(struct sb_csim *s, int j)
+{
+	struct cjob *c = &s->cj[j];
+	if (c->state == SB_JOB_RUNNING && s->now > c->prog_t) {
+		c->prog += (s->now - c->prog_t) / c->tau;
+		c->prog_t = s->now;
+	}
+	/* a finished job has made exactly n_j iterations: absorb rounding */
+	if (c->done >= s->js->job[j].iters || c->prog > (double)s->js->job[j].iters)
+		c->prog = (double)s->js->job[j].iters;
+	piece_close(s, j);
+	speeds_refresh(s);
 }

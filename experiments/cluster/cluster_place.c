@@ -127,7 +127,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		double cut, tau, ratio, total = 0;
 		int e;
 		size_t row;
-		if (!all[i]->place)
+		if (!all[i]->place || all[i]->topo)   /* flat here: they would place like packed */
 			continue;
 		sb_opts_defaults(&o, all[i]->params);
 		if (sb_cluster_probe_place(cl, &js, 0, fr, all[i], &o, c->seed ^ (uint64_t)point,

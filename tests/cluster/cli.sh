@@ -91,3 +91,25 @@ reg=tests/cluster/fuzz/regress
 for s in 1 2 3; do
 	expect 0 "valid: yes" -- "$SB" eval cluster --philly $reg/philly-far-submit.json --cluster testbed --policy fifo --load 0.8 --seed $s
 done
+
+# topology-and-interference mode (marl.md): runs, determinism, bad input
+same_points_across_jobs marl_jct marl_interf
+expect 0 "valid: yes" -- "$SB" eval cluster --topo T1 --marl 60 --policy agents+consolidate --agents 3
+grep -q "^interference: on$" "$tmp/out" && ok || bad "eval cluster --topo: no 'interference: on'"
+expect 0 "predictor_mape_percent: " -- "$SB" eval cluster --topo T2 --marl 40 --policy agents+greedy-interf --pred-epochs 2
+expect 0 "interference_slowdown_mean: 1.000000" -- "$SB" eval cluster --topo T3 --marl 40 --policy tiresias+spread --interference off
+expect 2 "--interference 'maybe': expected on or off" -- "$SB" eval cluster --topo T1 --policy agents --interference maybe
+expect 2 "--agents applies to the agents scheduler, not to 'fifo'" -- "$SB" eval cluster --topo T1 --policy fifo+spread --agents 2
+expect 2 "need --topo" -- "$SB" eval cluster --w1 10 --policy fifo --agents 2
+printf 'node dc dc -\nnode p pod dc\nnode r rack p\nnode s server r gpus=3\nnode k socket s\nnode w switch k\nnode g0 gpu w\nnode g1 gpu w\n' > "$tmp/topo-count.txt"
+expect 2 "cannot read topology '$tmp/topo-count.txt': line 4: field 'gpus'" -- "$SB" eval cluster --topo "$tmp/topo-count.txt" --policy agents
+printf 'bw rack 0\n' > "$tmp/topo-bw.txt"
+expect 2 "cannot read topology '$tmp/topo-bw.txt': line 1: field 'bw'" -- "$SB" eval cluster --topo "$tmp/topo-bw.txt" --policy agents
+printf 'node dc dc -\nnode a pod b\nnode b pod a\n' > "$tmp/topo-cycle.txt"
+expect 2 "field 'parent': parent links form a cycle" -- "$SB" eval cluster --topo "$tmp/topo-cycle.txt" --policy agents
+printf 'node dc dc -\nnode a shelf dc\n' > "$tmp/topo-level.txt"
+expect 2 "line 2: field 'level': unknown level 'shelf'" -- "$SB" eval cluster --topo "$tmp/topo-level.txt" --policy agents
+expect 2 "cannot read topology 'T9'" -- "$SB" eval cluster --topo T9 --policy agents
+expect 2 "myopic-ilp places on at most 8 servers" -- "$SB" eval cluster --topo T1 --policy myopic-ilp
+expect 0 "lb2_status: optimal" -- "$SB" eval cluster --topo T0 --marl 30 --policy myopic-ilp --bound
+grep -q "^ratio_lb: 1\.[0-9]" "$tmp/out" && ok || bad "eval cluster --topo T0 --bound: $(grep ratio_lb "$tmp/out")"

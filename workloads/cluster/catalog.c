@@ -82,13 +82,13 @@ void sb_catalog_models(struct sb_jobset *js)
 /* ------------------------------------------------------------------ */
 
 static const struct sb_cluster clusters[] = {
-	{ "testbed", 4, 4, 16e9, 1.25e9, 312e12, 0.35, 30, 0, 0 },
-	{ "sim128", 16, 8, 300e9, 12.5e9, 312e12, 0.35, 30, 0, 0 },
-	{ "sim512", 64, 8, 300e9, 12.5e9, 312e12, 0.35, 30, 0, 0 },
-	{ "pai6500", 1625, 4, 300e9, 12.5e9, 312e12, 0.35, 30, 0, 0 },
+	{ "testbed", 4, 4, 16e9, 1.25e9, 312e12, 0.35, 30, 0, 0, NULL },
+	{ "sim128", 16, 8, 300e9, 12.5e9, 312e12, 0.35, 30, 0, 0, NULL },
+	{ "sim512", 64, 8, 300e9, 12.5e9, 312e12, 0.35, 30, 0, 0, NULL },
+	{ "pai6500", 1625, 4, 300e9, 12.5e9, 312e12, 0.35, 30, 0, 0, NULL },
 	/* the shape of the Tiresias trace's own cluster_spec.csv (1 switch x
 	 * 16 nodes x 4 GPUs); the file gives no link speeds: the testbed's */
-	{ "tiresias64", 16, 4, 16e9, 1.25e9, 312e12, 0.35, 30, 0, 0 },
+	{ "tiresias64", 16, 4, 16e9, 1.25e9, 312e12, 0.35, 30, 0, 0, NULL },
 };
 
 int sb_cluster_named(const char *name, struct sb_cluster *c, struct sb_err *err)
