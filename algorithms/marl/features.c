@@ -24,7 +24,7 @@ void sb_marl_gpu_features(const struct sb_marl_jobview *job, double *out)
 	memset(out, 0, SB_MARL_GF * sizeof *out);
 	if (!job)
 		return;
-	SB_ASSERT(job->type >= 0 && job->type < SB_MARL_TYPES);
+	SB_ASSERT(job->type >= 0 && job->type < SB_MARL_NTYPE);
 	out[0] = 1;
 	out[1 + job->type] = 1;
 	out[9] = job->progress;
@@ -34,7 +34,7 @@ void sb_marl_gpu_features(const struct sb_marl_jobview *job, double *out)
 
 void sb_marl_job_features(const struct sb_marl_jobview *job, double *out)
 {
-	SB_ASSERT(job->type >= 0 && job->type < SB_MARL_TYPES);
+	SB_ASSERT(job->type >= 0 && job->type < SB_MARL_NTYPE);
 	memset(out, 0, SB_MARL_JF * sizeof *out);
 	out[job->type] = 1;
 	out[8] = job->workers / 8.0;
@@ -61,9 +61,4 @@ void sb_marl_critic_features(const struct sb_marl_jobview *queued, int n, const 
 			out[c] /= n;
 	for (i = 0; i < nagents; i++)
 		out[SB_MARL_JF + i] = qlen[i] / 16.0;
-}
-
-double sb_marl_reward(int jobs, double t0, double t1)
-{
-	return -(double)jobs * (t1 - t0) / SB_MARL_TNORM;
 }

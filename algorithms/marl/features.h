@@ -14,8 +14,8 @@
 #define SB_MARL_FEATURES_H
 
 #include "algorithms/marl/net.h"
+#include "workloads/cluster/marl.h"  /* SB_MARL_NTYPE, the DL2 model types */
 
-#define SB_MARL_TYPES 8   /* DL2 model types (marl.md §2) */
 
 /* Where training rewards come from (marl.md §3.7 and the ablations of
  * §4.7): the learned interference predictor S^ (the paper's setting), the
@@ -27,7 +27,7 @@ const char *sb_marl_reward_src_name(enum sb_marl_reward_src s);
 
 /* One job as the networks see it. */
 struct sb_marl_jobview {
-	int type;               /* 0 .. SB_MARL_TYPES - 1 */
+	int type;               /* 0 .. SB_MARL_NTYPE - 1 */
 	int workers;            /* 1, 2, 4, 8 */
 	double remaining_s;     /* isolated remaining time */
 	double waiting_s;       /* time since arrival */
@@ -50,10 +50,5 @@ void sb_marl_job_features(const struct sb_marl_jobview *job, double *out);
  * qlen with its own entry. */
 void sb_marl_critic_features(const struct sb_marl_jobview *queued, int n, const int *qlen,
 			     int nagents, double *out);
-
-/* The reward accrued between two decision epochs at t0 < t1 with `jobs`
- * jobs in the system (queued or running): -jobs (t1 - t0) / T_norm, so an
- * episode's return is -sum_j JCT_j / T_norm exactly. */
-double sb_marl_reward(int jobs, double t0, double t1);
 
 #endif

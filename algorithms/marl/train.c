@@ -126,48 +126,58 @@ static void step_obs(const struct step *s, struct sb_marl_obs *o)
 	o->agent = s->agent;
 }
 
+struct sb_marl_agent {
+	struct sb_marl_net *net;
+	const struct sb_marl_graph *gr;
+	struct buffer *b;
+	int first;              /* the episode's first decision in b */
+	struct sb_rng r;
+	double ent;
+};
+
+int sb_marl_decide(struct sb_marl_agent *ag, const struct sb_marl_obs *o)
+{
+	struct step *s = push(ag->b, o);
+	int k = ag->gr->nserv + 1;
+	const double *p = sb_marl_forward(ag->net, ag->gr, o, &s->value);
+
+	s->action = sb_marl_sample(p, k, &ag->r);
+	s->logp = log(p[s->action]);
+	ag->ent += sb_rl_entropy(p, k);
+	return s->action;
+}
+
+void sb_marl_reward(struct sb_marl_agent *ag, int k, double r)
+{
+	SB_ASSERT(k >= 0 && ag->first + k < ag->b->n);
+	ag->b->s[ag->first + k].reward += r;
+}
+
 /* Run one episode with sampled actions, appending its decisions to b and
  * their advantages (GAE within the episode). */
-static int rollout(struct sb_marl_net *net, struct sb_marl_env *env, const struct sb_marl_cfg *cfg,
-		   int ep, double load, struct buffer *b, struct sb_marl_curve *cv,
-		   struct sb_err *err)
+static int rollout(struct sb_marl_net *net, struct sb_marl_task *env,
+		   const struct sb_marl_cfg *cfg, int ep, double load, struct buffer *b,
+		   struct sb_marl_curve *cv, struct sb_err *err)
 {
-	struct sb_rng r = sb_rng_stream(cfg->seed, (uint64_t)ep, 0, PURPOSE_ACT);
-	struct sb_marl_obs o;
-	int first = b->n, rc, k = env->gr->nserv + 1, t, n;
-	double reward, ent = 0, *rw, *v, *adv, *ret;
+	struct sb_marl_agent ag;
+	int rc, t, n;
+	double *rw, *v, *adv, *ret;
 
-	rc = env->reset(env->ctx, cfg->seed, ep, load, err);
-	if (rc)
-		return rc;
+	ag.net = net;
+	ag.gr = env->gr;
+	ag.b = b;
+	ag.first = b->n;
+	ag.r = sb_rng_stream(cfg->seed, (uint64_t)ep, 0, PURPOSE_ACT);
+	ag.ent = 0;
 	memset(cv, 0, sizeof *cv);
 	cv->episode = ep;
 	cv->load = load;
-	for (;;) {
-		const double *p;
-		struct step *s;
-		double value;
-
-		rc = env->next(env->ctx, &o, &reward, err);
-		if (rc < 0)
-			return err->code ? err->code : SB_EXIT_RUN;
-		cv->ret += reward;
-		if (b->n > first)
-			b->s[b->n - 1].reward += reward;
-		if (rc == 0)
-			break;
-		s = push(b, &o);
-		p = sb_marl_forward(net, env->gr, &o, &value);
-		s->action = sb_marl_sample(p, k, &r);
-		s->logp = log(p[s->action]);
-		s->value = value;
-		ent += sb_rl_entropy(p, k);
-		env->act(env->ctx, s->action);
-	}
-	n = b->n - first;
+	rc = env->episode(env->ctx, cfg->seed, ep, load, &ag, &cv->score, err);
+	if (rc)
+		return rc;
+	n = b->n - ag.first;
 	cv->decisions = n;
-	cv->entropy = n ? ent / n : 0;
-	cv->score = env->score(env->ctx);
+	cv->entropy = n ? ag.ent / n : 0;
 	if (!n)
 		return 0;
 	rw = SB_NEW(double, n);
@@ -175,13 +185,14 @@ static int rollout(struct sb_marl_net *net, struct sb_marl_env *env, const struc
 	adv = SB_NEW(double, n);
 	ret = SB_NEW(double, n);
 	for (t = 0; t < n; t++) {
-		rw[t] = b->s[first + t].reward;
-		v[t] = b->s[first + t].value;
+		rw[t] = b->s[ag.first + t].reward;
+		v[t] = b->s[ag.first + t].value;
+		cv->ret += rw[t];
 	}
 	sb_rl_gae(rw, v, n, cfg->gamma, cfg->lambda, adv, ret);
 	for (t = 0; t < n; t++) {
-		b->s[first + t].adv = adv[t];
-		b->s[first + t].ret = ret[t];
+		b->s[ag.first + t].adv = adv[t];
+		b->s[ag.first + t].ret = ret[t];
 	}
 	sb_free(rw);
 	sb_free(v);
@@ -275,7 +286,7 @@ out:
 	sb_free(order);
 }
 
-int sb_marl_train(struct sb_marl_net *net, struct sb_marl_env *env,
+int sb_marl_train(struct sb_marl_net *net, struct sb_marl_task *env,
 		  const struct sb_marl_cfg *cfg, struct sb_marl_curve *curve, struct sb_err *err)
 {
 	struct buffer b;

@@ -13,7 +13,7 @@
  * are ours.
  *
  * Family: cluster (the environment is the cluster simulator in the placer
- * role; the trainer sees it only through struct sb_marl_env).
+ * role; the trainer sees it only through struct sb_marl_task).
  *
  * Determinism: single-threaded; action sampling and minibatch shuffles
  * draw from sb_rng_stream(seed, episode or batch, 0, purpose) and every
@@ -27,25 +27,29 @@
 
 #include "algorithms/marl/net.h"
 
+/* The trainer's side of an episode: the environment calls
+ * sb_marl_decide at every decision and sb_marl_reward for the reward that
+ * each decision's interval earned (the simulator owns the event loop, so
+ * the environment pushes decisions to the trainer). */
+struct sb_marl_agent;
+/* The action (0 .. nserv - 1 anchors that server, nserv defers) for
+ * observation o, sampled from the policy and recorded. */
+int sb_marl_decide(struct sb_marl_agent *ag, const struct sb_marl_obs *o);
+/* Add r to the reward of decision k (0-based, in the order of
+ * sb_marl_decide calls of this episode); k out of range is a bug. */
+void sb_marl_reward(struct sb_marl_agent *ag, int k, double r);
+
 /* What the trainer drives. All agents share one trajectory of decisions
  * (the agents act in turn within an epoch) and one reward. */
-struct sb_marl_env {
+struct sb_marl_task {
 	const struct sb_marl_graph *gr;
 	void *ctx;
-	/* Start episode `episode` at offered load `load`; the environment
-	 * draws its trace from (seed, episode). 0 or an error code. */
-	int (*reset)(void *ctx, uint64_t seed, int episode, double load, struct sb_err *err);
-	/* Advance to the next decision. Returns 1 and fills *obs (valid
-	 * until the next call) if an agent must choose, 0 when the episode
-	 * is over, < 0 on an error (err filled). *reward is the reward
-	 * accrued since the previous call. */
-	int (*next)(void *ctx, struct sb_marl_obs *obs, double *reward, struct sb_err *err);
-	/* Apply the choice of the last decision: 0 .. nserv - 1 anchors
-	 * that server, nserv defers. */
-	void (*act)(void *ctx, int action);
-	/* The finished episode's score for the training curve (marl: its
-	 * average JCT in seconds). */
-	double (*score)(void *ctx);
+	/* Run episode `episode` at offered load `load` (the trace drawn from
+	 * (seed, episode)), deciding through ag; *score gets its score for
+	 * the training curve (marl: average JCT in seconds). 0 or an error
+	 * code with err. */
+	int (*episode)(void *ctx, uint64_t seed, int episode, double load,
+		       struct sb_marl_agent *ag, double *score, struct sb_err *err);
 };
 
 enum sb_marl_algo { SB_MARL_PPO = 0, SB_MARL_A2C = 1 };
@@ -80,9 +84,9 @@ struct sb_marl_curve {
 	int decisions;
 };
 
-/* Train net in place on env. curve (cfg->episodes rows) may be NULL.
+/* Train net in place on the episodes of env. curve (cfg->episodes rows) may be NULL.
  * Returns 0, or the error of the environment. */
-int sb_marl_train(struct sb_marl_net *net, struct sb_marl_env *env,
+int sb_marl_train(struct sb_marl_net *net, struct sb_marl_task *env,
 		  const struct sb_marl_cfg *cfg, struct sb_marl_curve *curve, struct sb_err *err);
 
 /* The greedy (argmax, ties to the lowest index) or sampled action of a

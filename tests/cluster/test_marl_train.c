@@ -4,7 +4,8 @@
  * both lower the cost they are trained on; the same seed gives
  * bit-identical weights and training curves, another seed does not.
  *
- * The task (a test fixture, not the cluster simulator): each decision
+ * The task (a test fixture, not the cluster simulator; see
+ * test_marl_placer.c for training on the simulator): each decision
  * shows a cluster of 4 servers x 4 GPUs with random busy GPUs; placing on
  * a server costs its busy fraction, deferring costs 0.6, and a job that
  * needs a whole free server masks the servers with any busy GPU.
@@ -25,40 +26,18 @@
 struct toy {
 	struct sb_marl_graph gr;
 	struct sb_rng r;
-	int t, last;
-	double cost, busy[NS];
+	int t;
+	double busy[NS];
 	double gpu[NS * NG * SB_MARL_GF], free[NS], job[SB_MARL_JF], crit[SB_MARL_CF];
 	unsigned char mask[NS + 1];
 };
 
-static int toy_reset(void *ctx, uint64_t seed, int ep, double load, struct sb_err *err)
+/* one decision's view: random busy GPUs, sometimes a whole-server job */
+static void toy_obs(struct toy *e, struct sb_marl_obs *o)
 {
-	struct toy *e = ctx;
+	int s, g, whole = sb_rng_bernoulli(&e->r, 0.25);
 
-	e->r = sb_rng_stream(seed, (uint64_t)ep, 0, SB_RNG_INSTANCE);
-	e->t = 0;
-	e->cost = 0;
-	e->last = -1;
-	return 0;
-}
-
-static int toy_next(void *ctx, struct sb_marl_obs *o, double *reward, struct sb_err *err)
-{
-	struct toy *e = ctx;
-	int s, g, whole;
-
-	*reward = 0;
-	if (e->last >= 0) {
-		double c = e->last == NS ? 0.6 : e->busy[e->last];
-		*reward = -c;
-		e->cost += c;
-		e->last = -1;
-	}
-	if (e->t == STEPS)
-		return 0;
-	e->t++;
 	memset(e->gpu, 0, sizeof e->gpu);
-	whole = sb_rng_bernoulli(&e->r, 0.25);
 	for (s = 0; s < NS; s++) {
 		int nb = 0;
 		for (g = 0; g < NG; g++) {
@@ -80,32 +59,39 @@ static int toy_next(void *ctx, struct sb_marl_obs *o, double *reward, struct sb_
 	o->crit = e->crit;
 	o->mask = e->mask;
 	o->agent = e->t % 2;
-	return 1;
 }
 
-static void toy_act(void *ctx, int a)
+static int toy_episode(void *ctx, uint64_t seed, int ep, double load, struct sb_marl_agent *ag,
+		       double *score, struct sb_err *err)
 {
-	((struct toy *)ctx)->last = a;
+	struct toy *e = ctx;
+	struct sb_marl_obs o;
+	double cost = 0;
+
+	e->r = sb_rng_stream(seed, (uint64_t)ep, 0, SB_RNG_INSTANCE);
+	for (e->t = 0; e->t < STEPS; e->t++) {
+		int a;
+		double c;
+		toy_obs(e, &o);
+		a = sb_marl_decide(ag, &o);
+		c = a == NS ? 0.6 : e->busy[a];
+		sb_marl_reward(ag, e->t, -c);
+		cost += c;
+	}
+	*score = cost / STEPS;
+	return 0;
 }
 
-static double toy_score(void *ctx)
-{
-	return ((struct toy *)ctx)->cost / STEPS;
-}
-
-static struct sb_marl_env toy_env(struct toy *e)
+static struct sb_marl_task toy_env(struct toy *e)
 {
 	struct sb_err err;
-	struct sb_marl_env env;
+	struct sb_marl_task env;
 
 	memset(e, 0, sizeof *e);
 	cr_assert_eq(sb_marl_graph_regular(&e->gr, 1, 2, 2, 2, 1, 2, &err), 0);
 	env.gr = &e->gr;
 	env.ctx = e;
-	env.reset = toy_reset;
-	env.next = toy_next;
-	env.act = toy_act;
-	env.score = toy_score;
+	env.episode = toy_episode;
 	return env;
 }
 
@@ -113,7 +99,7 @@ static struct sb_marl_net *train(enum sb_marl_algo algo, int episodes, uint64_t 
 				 struct sb_marl_curve *curve)
 {
 	struct toy e;
-	struct sb_marl_env env = toy_env(&e);
+	struct sb_marl_task env = toy_env(&e);
 	struct sb_marl_cfg cfg;
 	struct sb_err err;
 	struct sb_marl_net *n = sb_marl_net_new(SB_MARL_ARCH_GNN, 1, 0, &err);
@@ -214,7 +200,7 @@ static void same_twice(enum sb_marl_algo algo, enum sb_marl_arch arch, int ncrit
 
 	for (k = 0; k < 2; k++) {
 		struct toy e;
-		struct sb_marl_env env = toy_env(&e);
+		struct sb_marl_task env = toy_env(&e);
 		struct sb_marl_cfg cfg;
 		struct sb_err err;
 		struct sb_rng r = sb_rng_stream(3, 0, 0, SB_RNG_POLICY);
