@@ -21,8 +21,6 @@
 #include "algorithms/marl/net.h"
 #include "algorithms/marl/placer.h"
 #include "algorithms/marl/train.h"
-#include "opts.h"
-#include "workloads/cluster/marl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -121,81 +119,43 @@ static double dot_peak(void)
 	return 2.0 * 4096 * reps / dt;
 }
 
-struct gen {
-	const struct sb_marl_env *e;
-	int njobs;
-};
-
-static void jobs(void *ctx, uint64_t seed, int ep, double load, struct sb_jobset *js)
-{
-	struct gen *g = ctx;
-	struct sb_marl_gen p;
-	struct sb_rng r = sb_rng_stream(seed, (uint64_t)ep, 0, SB_RNG_INSTANCE);
-
-	sb_marl_gen_defaults(&p);
-	p.njobs = g->njobs;
-	p.load = load;
-	sb_marl_generate(g->e, &p, &r, js);
-}
-
 /* One PPO batch (8 episodes x 200 jobs, load 0.5 -> 0.9) on T1 with the
  * simulator and two agents: CPU seconds and decisions. */
 static void train_batch(struct sb_table *tab)
 {
 	struct sb_marl_env e;
 	struct sb_marl_cluster_task tk;
-	struct sb_marl_task task;
-	struct sb_marl_graph gr;
 	struct sb_marl_cfg cfg;
 	struct sb_marl_curve cv[8];
-	struct sb_opts so, po;
 	struct sb_err err;
-	struct gen g;
 	struct sb_rng r = sb_rng_stream(1, 0, 0, SB_RNG_POLICY);
 	struct sb_marl_net *n;
 	double t0, dt;
 	long dec = 0;
+	char what[64];
 	int k;
 
-	if (sb_marl_env_init(&e, "T1", NULL, 1, 1, &err)) {
+	if (sb_marl_env_init(&e, "T1", NULL, 1, 1, &err) ||
+	    sb_marl_cluster_task_init(&tk, &e, "agents+marl", 2, 200, &err)) {
 		sb_err_print(&err);
 		return;
 	}
-	g.e = &e;
-	g.njobs = 200;
-	memset(&tk, 0, sizeof tk);
-	tk.cl = &e.cl;
-	if (sb_cluster_combo_parse(&tk.combo, "agents+marl", &err) ||
-	    sb_marl_graph_from_tree(&gr, &e.topo, &err)) {
-		sb_err_print(&err);
-		sb_marl_env_release(&e);
-		return;
-	}
-	sb_opts_defaults(&so, tk.combo.sched->params);
-	sb_opts_defaults(&po, tk.combo.place->params);
-	tk.sopts = &so;
-	tk.popts = &po;
-	tk.jobs = jobs;
-	tk.gctx = &g;
-	task.gr = &gr;
-	task.ctx = &tk;
-	task.episode = sb_marl_cluster_episode;
 	sb_marl_cfg_defaults(&cfg);
 	cfg.episodes = 8;
 	n = sb_marl_net_new(SB_MARL_ARCH_GNN, 1, 0, &err);
 	sb_marl_net_init(n, &r);
 	t0 = sb_cpu_now();
-	if (sb_marl_train(n, &task, &cfg, cv, &err))
+	if (sb_marl_train(n, &tk.task, &cfg, cv, &err))
 		sb_err_print(&err);
 	dt = sb_cpu_now() - t0;
 	for (k = 0; k < 8; k++)
 		dec += cv[k].decisions;
-	row(tab, "train-batch", "ppo-T1-8x200jobs-with-sim", dt, 0, 0);
-	printf("%-16s %-40s %12ld decisions\n", "", "", dec);
+	snprintf(what, sizeof what, "ppo-T1-8x200jobs-%lddecisions", dec);
+	row(tab, "train-batch", what, dt, 0, 0);
 	row(tab, "train-extrap", "default-ppo-T1-400x200-from-batch", dt * 50, 0, 600);
 	row(tab, "train-extrap", "quick-ppo-T1-40x100-from-batch", dt * 5 / 2, 0, 60);
 	sb_marl_net_free(n);
-	sb_marl_graph_release(&gr);
+	sb_marl_cluster_task_release(&tk);
 	sb_marl_env_release(&e);
 }
 

@@ -267,8 +267,9 @@ int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus
 	} else {
 		struct sb_marl_net *net = sb_marl_nets_find(variant);
 		if (!net)
-			sb_die(SB_EXIT_INPUT, "placer '%s': no trained weights loaded (train them with "
-			       "the marl training experiment, or load its results)", variant);
+			sb_die(SB_EXIT_INPUT, "placer '%s': no trained weights loaded (it runs from the "
+			       "weights of a marl training run in this process; no experiment "
+			       "trains it yet)", variant);
 		if (net->arch == SB_MARL_ARCH_FLAT && net->flat_nserv != view.gr.nserv)
 			sb_die(SB_EXIT_INPUT, "placer '%s': the flat network was trained for %d servers, "
 			       "topology '%s' has %d", variant, net->flat_nserv, t->name,
@@ -299,10 +300,17 @@ static double in_system(const struct sb_jobset *js, const struct sb_cluster_resu
 	return s;
 }
 
-int sb_marl_cluster_episode(void *ctx, uint64_t seed, int ep, double load,
-			    struct sb_marl_agent *ag, double *score, struct sb_err *err)
+/* An episode: simulate (the place hook asks the trainer), check the run
+ * with the family's checker, then hand each decision the integral of
+ * -(jobs in system) / T_norm up to the next decision (the last one up to
+ * the end), so the return is -sum JCT / T_norm except the time before the
+ * first decision, which no action changes. *score = average JCT (s). */
+static int episode(void *ctx, uint64_t seed, int ep, double load, struct sb_marl_agent *ag,
+		   double *score, struct sb_err *err)
 {
 	struct sb_marl_cluster_task *tk = ctx;
+	struct sb_marl_gen gp;
+	struct sb_rng gr = sb_rng_stream(seed, (uint64_t)ep, 0, SB_RNG_INSTANCE);
 	struct sb_jobset js;
 	struct sb_cluster_result r;
 	char why[256];
@@ -311,15 +319,18 @@ int sb_marl_cluster_episode(void *ctx, uint64_t seed, int ep, double load,
 
 	memset(&js, 0, sizeof js);
 	memset(&r, 0, sizeof r);
-	tk->jobs(tk->gctx, seed, ep, load, &js);
+	sb_marl_gen_defaults(&gp);
+	gp.njobs = tk->njobs;
+	gp.load = load;
+	sb_marl_generate(tk->env, &gp, &gr, &js);
 	training.ag = ag;
 	training.n = 0;
-	rc = sb_cluster_simulate(tk->cl, &js, &tk->combo, tk->sopts, tk->popts,
+	rc = sb_cluster_simulate(&tk->env->cl, &js, &tk->combo, &tk->sopts, &tk->popts,
 				 seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(ep + 1)), &r, err);
 	training.ag = NULL;
 	if (rc)
 		goto out;
-	if (sb_cluster_check(tk->cl, &js, &r, why, sizeof why)) {
+	if (sb_cluster_check(&tk->env->cl, &js, &r, why, sizeof why)) {
 		rc = sb_err_set(err, SB_EXIT_RUN, "marl training episode %d: the checker rejects the "
 				"run: %s", ep, why);
 		goto out;
@@ -338,4 +349,35 @@ out:
 	sb_cluster_result_release(&r);
 	sb_jobset_release(&js);
 	return rc;
+}
+
+int sb_marl_cluster_task_init(struct sb_marl_cluster_task *tk, const struct sb_marl_env *env,
+			      const char *combo, int agents, int njobs, struct sb_err *err)
+{
+	int rc;
+
+	memset(tk, 0, sizeof *tk);
+	tk->env = env;
+	tk->njobs = njobs;
+	if ((rc = sb_cluster_combo_parse(&tk->combo, combo, err)))
+		return rc;
+	sb_opts_defaults(&tk->sopts, tk->combo.sched->params);
+	if (sb_opts_get_or(&tk->sopts, "agents", -1) >= 0) {
+		char kv[32];
+		snprintf(kv, sizeof kv, "agents=%d", agents);
+		if ((rc = sb_opts_set(&tk->sopts, tk->combo.sched->params, kv, "marl training", err)))
+			return rc;
+	}
+	sb_opts_defaults(&tk->popts, tk->combo.place->params);
+	if ((rc = sb_marl_graph_from_tree(&tk->gr, &env->topo, err)))
+		return rc;
+	tk->task.gr = &tk->gr;
+	tk->task.ctx = tk;
+	tk->task.episode = episode;
+	return 0;
+}
+
+void sb_marl_cluster_task_release(struct sb_marl_cluster_task *tk)
+{
+	sb_marl_graph_release(&tk->gr);
 }

@@ -21,6 +21,8 @@
 #include "algorithms/marl/train.h"
 #include "cluster/cluster.h"
 #include "cluster/topo.h"
+#include "opts.h"
+#include "workloads/cluster/marl.h"
 
 /* The graphs of a topology tree: one server's subtree (GPUs first, in the
  * tree's GPU order), and servers, racks, pods and the root above them.
@@ -58,24 +60,22 @@ void sb_marl_nets_clear(void);
  * cluster (no topology) it places like packed, as the mode's heuristics. */
 int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus);
 
-/* One training episode on the simulator: the ctx of a struct
- * sb_marl_task whose gr is sb_marl_graph_from_tree of cl's topology. The
- * caller fills cl (topology mode), the scheduler (agents) and placer
- * combo, their options and the job generator. */
+/* Training on the simulator: episodes of the synthetic Philly-like
+ * generator (njobs jobs at the curriculum's load, drawn from (seed,
+ * episode)) on environment env, scheduled by `combo` (e.g. "agents+marl";
+ * the scheduler's defaults, agents = `agents`). task is what sb_marl_train
+ * drives. Owner: the caller (sb_marl_cluster_task_release). 0 or an error
+ * (an unknown combo, a topology the encoder cannot read). */
 struct sb_marl_cluster_task {
-	const struct sb_cluster *cl;
+	const struct sb_marl_env *env;   /* workloads/cluster/marl.h, not owned */
+	int njobs;
 	struct sb_cluster_combo combo;
-	const struct sb_opts *sopts, *popts;
-	/* job set of episode ep at load: filled by the caller's generator */
-	void (*jobs)(void *gctx, uint64_t seed, int ep, double load, struct sb_jobset *js);
-	void *gctx;
+	struct sb_opts sopts, popts;
+	struct sb_marl_graph gr;
+	struct sb_marl_task task;
 };
-/* An episode: simulate (the place hook asks the trainer), check the run
- * with the family's checker, then hand each decision the integral of
- * -(jobs in system) / T_norm up to the next decision (the last one up to
- * the end), so the return is -sum JCT / T_norm up to the time before the
- * first decision, which no action changes. *score = average JCT (s). */
-int sb_marl_cluster_episode(void *ctx, uint64_t seed, int ep, double load,
-			    struct sb_marl_agent *ag, double *score, struct sb_err *err);
+int sb_marl_cluster_task_init(struct sb_marl_cluster_task *tk, const struct sb_marl_env *env,
+			      const char *combo, int agents, int njobs, struct sb_err *err);
+void sb_marl_cluster_task_release(struct sb_marl_cluster_task *tk);
 
 #endif

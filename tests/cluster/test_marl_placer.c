@@ -38,55 +38,34 @@ Test(marl_placer, graphs_of_the_named_topologies)
 	}
 }
 
-struct gen {
-	const struct sb_marl_env *e;
-	int njobs;
-};
-
-static void jobs(void *ctx, uint64_t seed, int ep, double load, struct sb_jobset *js)
+static void jobs(const struct sb_marl_env *e, int njobs, uint64_t seed, struct sb_jobset *js)
 {
-	struct gen *g = ctx;
 	struct sb_marl_gen p;
-	struct sb_rng r = sb_rng_stream(seed, (uint64_t)ep, 0, SB_RNG_INSTANCE);
+	struct sb_rng r = sb_rng_stream(seed, 0, 0, SB_RNG_INSTANCE);
 
 	sb_marl_gen_defaults(&p);
-	p.njobs = g->njobs;
-	p.load = load;
-	sb_marl_generate(g->e, &p, &r, js);
+	p.njobs = njobs;
+	sb_marl_generate(e, &p, &r, js);
 }
 
-static struct sb_marl_net *train_t1(struct sb_marl_env *e, struct sb_marl_curve *cv, int eps)
+static struct sb_marl_net *train_t1(const struct sb_marl_env *e, struct sb_marl_curve *cv,
+				    int eps)
 {
 	struct sb_marl_cluster_task tk;
-	struct sb_marl_task task;
 	struct sb_marl_cfg cfg;
-	struct sb_marl_graph gr;
-	struct sb_opts so, po;
 	struct sb_err err;
-	struct gen g = { e, 30 };
 	struct sb_rng r = sb_rng_stream(4, 0, 0, SB_RNG_POLICY);
 	struct sb_marl_net *n = sb_marl_net_new(SB_MARL_ARCH_GNN, 1, 0, &err);
 
-	memset(&tk, 0, sizeof tk);
-	tk.cl = &e->cl;
-	cr_assert_eq(sb_cluster_combo_parse(&tk.combo, "agents+marl", &err), 0, "%s", err.msg);
-	sb_opts_defaults(&so, tk.combo.sched->params);
-	sb_opts_defaults(&po, tk.combo.place->params);
-	tk.sopts = &so;
-	tk.popts = &po;
-	tk.jobs = jobs;
-	tk.gctx = &g;
-	cr_assert_eq(sb_marl_graph_from_tree(&gr, &e->topo, &err), 0);
-	task.gr = &gr;
-	task.ctx = &tk;
-	task.episode = sb_marl_cluster_episode;
+	cr_assert_eq(sb_marl_cluster_task_init(&tk, e, "agents+marl", 2, 30, &err), 0, "%s",
+		     err.msg);
 	sb_marl_cfg_defaults(&cfg);
 	cfg.episodes = eps;
 	cfg.batch = 2;
 	cfg.seed = 4;
 	sb_marl_net_init(n, &r);
-	cr_assert_eq(sb_marl_train(n, &task, &cfg, cv, &err), 0, "%s", err.msg);
-	sb_marl_graph_release(&gr);
+	cr_assert_eq(sb_marl_train(n, &tk.task, &cfg, cv, &err), 0, "%s", err.msg);
+	sb_marl_cluster_task_release(&tk);
 	return n;
 }
 
@@ -123,14 +102,13 @@ Test(marl_placer, training_episodes_on_t1, .timeout = 300)
 		struct sb_opts so, po;
 		struct sb_jobset js;
 		struct sb_cluster_result r;
-		struct gen g = { &e, 40 };
 		char why[256];
 
 		cr_assert_eq(sb_marl_nets_put("marl", a, &err), 0);
 		cr_assert_eq(sb_cluster_combo_parse(&cb, "agents+marl", &err), 0);
 		sb_opts_defaults(&so, cb.sched->params);
 		sb_opts_defaults(&po, cb.place->params);
-		jobs(&g, 11, 0, 0.7, &js);
+		jobs(&e, 40, 11, &js);
 		cr_assert_eq(sb_cluster_simulate(&e.cl, &js, &cb, &so, &po, 11, &r, &err), 0, "%s",
 			     err.msg);
 		cr_assert_eq(sb_cluster_check(&e.cl, &js, &r, why, sizeof why), 0, "%s", why);
@@ -152,14 +130,11 @@ Test(marl_placer, no_weights_is_an_error, .exit_code = 2)
 	struct sb_opts so, po;
 	struct sb_jobset js;
 	struct sb_cluster_result r;
-	struct gen g;
 
 	cr_assert_eq(sb_marl_env_init(&e, "T0", NULL, 1, 9, &err), 0, "%s", err.msg);
-	g.e = &e;
-	g.njobs = 5;
 	cr_assert_eq(sb_cluster_combo_parse(&cb, "agents+marl", &err), 0);
 	sb_opts_defaults(&so, cb.sched->params);
 	sb_opts_defaults(&po, cb.place->params);
-	jobs(&g, 1, 0, 0.7, &js);
+	jobs(&e, 5, 1, &js);
 	sb_cluster_simulate(&e.cl, &js, &cb, &so, &po, 1, &r, &err);
 }
