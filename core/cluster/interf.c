@@ -46,19 +46,21 @@ double sb_interf_noise(const struct sb_interf *m, int j, int k)
 	return m->eps * (2 * sb_rng_uniform(&r) - 1);
 }
 
-/* lambda index of the closest GPUs of j and k: 0 same switch, 1 same
- * socket, 2 same server; -1 when they share no server. */
+int sb_interf_level(const struct sb_cluster_tree *t, int x, int y)
+{
+	int l = sb_cluster_tree_lca(t, x, y);
+	return l >= SB_TREE_SWITCH ? 0 : l == SB_TREE_SOCKET ? 1 : l == SB_TREE_SERVER ? 2 : -1;
+}
+
+/* lambda index of the closest GPUs of j and k (-1: no common server) */
 static int pair_level(const struct sb_cluster_tree *t, const struct sb_interf_job *j,
 		      const struct sb_interf_job *k)
 {
 	int a, b, best = -1;
 	for (a = 0; a < j->w; a++)
 		for (b = 0; b < k->w; b++) {
-			int l = sb_cluster_tree_lca(t, j->gpus[a], k->gpus[b]), idx;
-			if (l < SB_TREE_SERVER)
-				continue;
-			idx = l >= SB_TREE_SWITCH ? 0 : l == SB_TREE_SOCKET ? 1 : 2;
-			if (best < 0 || idx < best)
+			int idx = sb_interf_level(t, j->gpus[a], k->gpus[b]);
+			if (idx >= 0 && (best < 0 || idx < best))
 				best = idx;
 		}
 	return best;
@@ -142,11 +144,10 @@ void sb_interf_eval(const struct sb_interf *m, const struct sb_interf_job *jobs,
 			for (a = 0; a < j->w; a++) {
 				int g = j->gpus[a], srv = g / t->gpus;
 				for (x = srv * t->gpus; x < (srv + 1) * t->gpus; x++) {
-					int o = occ[x], l, idx;
+					int o = occ[x], idx;
 					if (o < 0 || o == i)
 						continue;
-					l = sb_cluster_tree_lca(t, g, x);
-					idx = l >= SB_TREE_SWITCH ? 0 : l == SB_TREE_SOCKET ? 1 : 2;
+					idx = sb_interf_level(t, g, x);
 					if (lvl[o] < 0 || idx < lvl[o])
 						lvl[o] = idx;
 				}

@@ -102,6 +102,9 @@ void sb_interf_eval(const struct sb_interf *m, const struct sb_interf_job *jobs,
  * server or interference is off); symmetric in (j, k). */
 double sb_interf_pair(const struct sb_interf *m, const struct sb_interf_job *j,
 		      const struct sb_interf_job *k);
+/* The lambda index of GPUs x and y: 0 same PCIe switch, 1 same socket,
+ * 2 same server, -1 on different servers (no interference). */
+int sb_interf_level(const struct sb_cluster_tree *t, int x, int y);
 /* eps_{jk}: the pair noise, symmetric, in [-eps, eps). */
 double sb_interf_noise(const struct sb_interf *m, int j, int k);
 /* Isolated iteration time of a job of type `type` and w workers at its

@@ -55,11 +55,10 @@ void sb_interf_features(const struct sb_interf *m, const struct sb_interf_job *j
 	for (a = 0; a < me->w; a++) {
 		int srv = me->gpus[a] / t->gpus;
 		for (x = srv * t->gpus; x < (srv + 1) * t->gpus; x++) {
-			int o = occ[x] - 1, l, idx;
+			int o = occ[x] - 1, idx;
 			if (o < 0 || o == j)
 				continue;
-			l = sb_cluster_tree_lca(t, me->gpus[a], x);
-			idx = l >= SB_TREE_SWITCH ? 0 : l == SB_TREE_SOCKET ? 1 : 2;
+			idx = sb_interf_level(t, me->gpus[a], x);
 			if (best[o] < 0 || idx < best[o])
 				best[o] = idx;
 		}

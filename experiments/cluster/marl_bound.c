@@ -121,7 +121,7 @@ const struct sb_experiment sb_experiment_marl_bound = {
 	.figure = "marl-F8",
 	.family = "cluster",
 	.params = params,
-	.quick_set = "reps=2 slot=300 pred_epochs=15",
+	.quick_set = "reps=3 slot=300 pred_epochs=15",
 	.cols = cols,
 	.summary_by = "policy",
 	.summary_of = "ratio jct_mean lb_jct",

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cluster/bound.h"
 #include "cluster/topoplace.h"
 #include "workloads/cluster/marl.h"
 #include "tests/testutil.h"
@@ -565,5 +566,85 @@ Test(marl, speeds_from_the_predictor)
 	sb_cluster_result_release(&b);
 	sb_jobset_release(&js);
 	sb_interf_pred_free(pr);
+	env_free(e);
+}
+
+/* spec §7, §9: no scheme's average JCT beats the preemptive time-indexed LP
+ * lower bound (LB2 with isolated best-locality durations, maxed with LB1)
+ * on small traces of T0. Slots of 300 s keep the LP small; the bound holds
+ * for any slot length (cluster/lb2.c). */
+Test(marl, every_scheme_above_the_lp_bound)
+{
+	static const char *const schemes[] = {
+		"agents+marl-random", "agents+consolidate", "agents+spread", "agents+tetris",
+		"agents+greedy-interf", "fifo+consolidate", "tiresias+consolidate", "myopic-ilp",
+		"fifo+packed", NULL,
+	};
+	int rep, k, j;
+	for (rep = 0; rep < 3; rep++) {
+		struct sb_marl_env *e = env_new("T0", 1);
+		struct sb_jobset js;
+		struct sb_err err;
+		double jct[16], last = 0, asum = 0, lb1, lb2, lb, *tl;
+		gen(e, 20, 0.8, 0, 60 + rep, &js);
+		for (k = 0; schemes[k]; k++) {
+			struct sb_cluster_result r;
+			e->interf.migrate = !strncmp(schemes[k], "tiresias", 8);
+			run(e, &js, schemes[k], 4, &r);
+			jct[k] = 0;
+			for (j = 0; j < js.n; j++) {
+				jct[k] += (r.finish[j] - js.job[j].arrival) / js.n;
+				last = sb_max(last, r.finish[j]);
+			}
+			sb_cluster_result_release(&r);
+		}
+		tl = SB_NEW(double, js.n);
+		sb_cluster_tau_lb(&e->cl, &js, tl);
+		lb1 = sb_cluster_lb1(&e->cl, &js, tl);
+		cr_assert_eq(sb_cluster_lb2(&e->cl, &js, tl, 300 * ceil(last / 300),
+					    (int)ceil(last / 300), 0, &lb2, NULL, &err), 0, "%s", err.msg);
+		cr_assert(!isnan(lb2), "the LP did not reach its optimum");
+		for (j = 0; j < js.n; j++)
+			asum += js.job[j].arrival;
+		lb = (sb_max(lb1, lb2) - asum) / js.n;
+		cr_assert_gt(lb, 0);
+		for (k = 0; schemes[k]; k++)
+			cr_assert(jct[k] >= lb * (1 - 1e-9), "%s: average JCT %.9g < LP bound %.9g "
+				  "(trace %d)", schemes[k], jct[k], lb, rep);
+		sb_free(tl);
+		sb_jobset_release(&js);
+		env_free(e);
+	}
+}
+
+/* The trace-derived variant: Philly's arrivals (rescaled) and GPU counts
+ * (4 or 8 workers), durations from the run-time file, labelled so. */
+Test(marl, trace_derived_workload)
+{
+	DATA_OR_SKIP(jobs, "philly/jobs.json");
+	DATA_OR_SKIP(rt, "philly/philly_runtime.csv");
+	struct sb_marl_env *e = env_new("T2", 1);
+	struct sb_marl_gen p;
+	struct sb_jobset js;
+	struct sb_cluster_result r;
+	struct sb_err err;
+	struct sb_rng g = sb_rng_stream(2, 0, 0, SB_RNG_TEST);
+	int j;
+	sb_marl_gen_defaults(&p);
+	p.njobs = 50;
+	cr_assert_eq(sb_marl_from_philly(e, &p, jobs, rt, &g, &js, &err), 0, "%s", err.msg);
+	cr_assert_eq(js.n, 50);
+	cr_assert(strstr(js.source, "trace-derived"), "%s", js.source);
+	for (j = 0; j < js.n; j++) {
+		cr_assert(js.job[j].gpus == 4 || js.job[j].gpus == 8);
+		cr_assert(j == 0 || js.job[j].arrival >= js.job[j - 1].arrival);
+	}
+	run(e, &js, "agents+greedy-interf", 1, &r);
+	sb_cluster_result_release(&r);
+	sb_jobset_release(&js);
+	/* a missing run-time file is bad input naming it */
+	cr_assert_eq(sb_marl_from_philly(e, &p, jobs, "/nonexistent/rt.csv", &g, &js, &err),
+		     SB_EXIT_INPUT);
+	cr_assert(strstr(err.msg, "/nonexistent/rt.csv"), "%s", err.msg);
 	env_free(e);
 }
