@@ -408,3 +408,266 @@ void sb_nn_opt_release(struct sb_nn_opt *o)
 	sb_free(o->v);
 	o->m = o->v = NULL;
 }
+
+double sb_nn_clip_grads(struct sb_nn *const *nets, int n, double maxnorm)
+{
+	double s = 0, norm;
+	size_t i;
+	int k;
+
+	for (k = 0; k < n; k++)
+		for (i = 0; i < nets[k]->nparams; i++)
+			s += nets[k]->g[i] * nets[k]->g[i];
+	norm = sqrt(s);
+	if (norm > maxnorm && norm > 0) {
+		double f = maxnorm / norm;
+		for (k = 0; k < n; k++)
+			for (i = 0; i < nets[k]->nparams; i++)
+				nets[k]->g[i] *= f;
+	}
+	return norm;
+}
+
+/* -------------------------------------------------------- graph pieces */
+
+int sb_nn_csr_from_parents(const int *parent, int n, int **ptr, int **idx,
+			   struct sb_err *err)
+{
+	int *p = NULL, *x = NULL, *fill = NULL, v, rc = 0;
+
+	*ptr = *idx = NULL;
+	for (v = 0; v < n; v++)
+		if (parent[v] < -1 || parent[v] >= n || parent[v] == v)
+			return sb_err_set(err, SB_EXIT_INPUT, "tree node %d: parent %d out of range "
+					  "[-1, %d) or itself", v, parent[v], n);
+	/* walking up from every node must reach a root within n steps */
+	for (v = 0; v < n; v++) {
+		int u = v, steps = 0;
+		while (u >= 0 && steps <= n) {
+			u = parent[u];
+			steps++;
+		}
+		if (u >= 0)
+			return sb_err_set(err, SB_EXIT_INPUT, "tree node %d: its parents form a "
+					  "cycle", v);
+	}
+	p = sb_xcalloc((size_t)n + 1, sizeof *p);
+	fill = sb_xcalloc((size_t)n + 1, sizeof *fill);
+	for (v = 0; v < n; v++)
+		if (parent[v] >= 0) {
+			p[v + 1]++;
+			p[parent[v] + 1]++;
+		}
+	for (v = 0; v < n; v++)
+		p[v + 1] += p[v];
+	x = sb_xcalloc(p[n] ? (size_t)p[n] : 1, sizeof *x);
+	for (v = 0; v < n; v++)
+		fill[v] = p[v];
+	for (v = 0; v < n; v++)
+		if (parent[v] >= 0)
+			x[fill[v]++] = parent[v];
+	/* children in increasing order, after the parent */
+	for (v = 0; v < n; v++)
+		if (parent[v] >= 0)
+			x[fill[parent[v]]++] = v;
+	sb_free(fill);
+	*ptr = p;
+	*idx = x;
+	return rc;
+}
+
+void sb_nn_csr_mean(const int *ptr, const int *idx, int nout, const double *h, int d,
+		    double *out)
+{
+	int v, e, c;
+
+	for (v = 0; v < nout; v++) {
+		double *o = out + (size_t)v * d;
+		int deg = ptr[v + 1] - ptr[v];
+
+		memset(o, 0, (size_t)d * sizeof *o);
+		for (e = ptr[v]; e < ptr[v + 1]; e++) {
+			const double *hu = h + (size_t)idx[e] * d;
+			for (c = 0; c < d; c++)
+				o[c] += hu[c];
+		}
+		if (deg > 1)
+			for (c = 0; c < d; c++)
+				o[c] /= deg;
+	}
+}
+
+void sb_nn_csr_mean_backward(const int *ptr, const int *idx, int nout, const double *dout,
+			     int d, double *dh)
+{
+	int v, e, c;
+
+	for (v = 0; v < nout; v++) {
+		const double *go = dout + (size_t)v * d;
+		int deg = ptr[v + 1] - ptr[v];
+
+		for (e = ptr[v]; e < ptr[v + 1]; e++) {
+			double *gu = dh + (size_t)idx[e] * d;
+			for (c = 0; c < d; c++)
+				gu[c] += go[c] / deg;
+		}
+	}
+}
+
+void sb_nn_csr_max(const int *ptr, const int *idx, int nout, const double *h, int d,
+		   double *out, int *arg)
+{
+	int v, e, c;
+
+	for (v = 0; v < nout; v++) {
+		double *o = out + (size_t)v * d;
+		int *a = arg + (size_t)v * d;
+
+		for (c = 0; c < d; c++) {
+			o[c] = 0;
+			a[c] = -1;
+		}
+		for (e = ptr[v]; e < ptr[v + 1]; e++) {
+			const double *hu = h + (size_t)idx[e] * d;
+			for (c = 0; c < d; c++)
+				if (a[c] < 0 || hu[c] > o[c]) {
+					o[c] = hu[c];
+					a[c] = idx[e];
+				}
+		}
+	}
+}
+
+void sb_nn_csr_max_backward(const int *arg, int nout, const double *dout, int d, double *dh)
+{
+	size_t i, n = (size_t)nout * d;
+
+	for (i = 0; i < n; i++)
+		if (arg[i] >= 0)
+			dh[(size_t)arg[i] * d + i % (size_t)d] += dout[i];
+}
+
+void sb_nn_readout(const int *ptr, const int *idx, int nout, const double *h, int d,
+		   double *out, int *arg)
+{
+	double *mean = sb_xcalloc((size_t)nout * d, sizeof *mean);
+	double *mx = sb_xcalloc((size_t)nout * d, sizeof *mx);
+	int v;
+
+	sb_nn_csr_mean(ptr, idx, nout, h, d, mean);
+	sb_nn_csr_max(ptr, idx, nout, h, d, mx, arg);
+	for (v = 0; v < nout; v++) {
+		memcpy(out + (size_t)v * 2 * d, mean + (size_t)v * d, (size_t)d * sizeof *out);
+		memcpy(out + (size_t)v * 2 * d + d, mx + (size_t)v * d, (size_t)d * sizeof *out);
+	}
+	sb_free(mean);
+	sb_free(mx);
+}
+
+void sb_nn_readout_backward(const int *ptr, const int *idx, const int *arg, int nout,
+			    const double *dout, int d, double *dh)
+{
+	double *dm = sb_xcalloc((size_t)nout * d, sizeof *dm);
+	double *dx = sb_xcalloc((size_t)nout * d, sizeof *dx);
+	int v;
+
+	for (v = 0; v < nout; v++) {
+		memcpy(dm + (size_t)v * d, dout + (size_t)v * 2 * d, (size_t)d * sizeof *dm);
+		memcpy(dx + (size_t)v * d, dout + (size_t)v * 2 * d + d, (size_t)d * sizeof *dx);
+	}
+	sb_nn_csr_mean_backward(ptr, idx, nout, dm, d, dh);
+	sb_nn_csr_max_backward(arg, nout, dx, d, dh);
+	sb_free(dm);
+	sb_free(dx);
+}
+
+/* ------------------------------------------------------------ GNN round */
+
+struct sb_gnn *sb_gnn_new(int din, int dout, struct sb_err *err)
+{
+	int size[2] = { 2 * din, dout };
+	enum sb_nn_act act[1] = { SB_NN_RELU };
+	struct sb_gnn *g;
+
+	if (din < 1 || din > 1 << 19) {
+		sb_err_set(err, SB_EXIT_INPUT, "gnn layer: input width %d out of range [1, %d]",
+			   din, 1 << 19);
+		return NULL;
+	}
+	g = sb_calloc(1, sizeof *g);
+	if (!g) {
+		sb_err_set(err, SB_EXIT_RUN, "out of memory for a gnn layer");
+		return NULL;
+	}
+	g->lin = sb_nn_new(1, size, act, err);
+	if (!g->lin) {
+		sb_free(g);
+		return NULL;
+	}
+	g->din = din;
+	g->dout = dout;
+	return g;
+}
+
+void sb_gnn_free(struct sb_gnn *g)
+{
+	if (!g)
+		return;
+	sb_nn_free(g->lin);
+	sb_free(g->x);
+	sb_free(g->dx);
+	sb_free(g->dm);
+	sb_free(g);
+}
+
+void sb_gnn_init(struct sb_gnn *g, struct sb_rng *r)
+{
+	sb_nn_init(g->lin, r);
+}
+
+const double *sb_gnn_forward(struct sb_gnn *g, const int *ptr, const int *idx, int n,
+			     const double *h)
+{
+	int d = g->din, v;
+	double *m;
+
+	SB_ASSERT(n >= 1);
+	if (n > g->cap) {
+		sb_free(g->x);
+		sb_free(g->dx);
+		sb_free(g->dm);
+		g->x = sb_xcalloc((size_t)n * 2 * d, sizeof *g->x);
+		g->dx = sb_xcalloc((size_t)n * 2 * d, sizeof *g->dx);
+		g->dm = sb_xcalloc((size_t)n * d, sizeof *g->dm);
+		g->cap = n;
+	}
+	g->ptr = ptr;
+	g->idx = idx;
+	g->n = n;
+	m = g->dm;
+	sb_nn_csr_mean(ptr, idx, n, h, d, m);
+	for (v = 0; v < n; v++) {
+		memcpy(g->x + (size_t)v * 2 * d, h + (size_t)v * d, (size_t)d * sizeof *h);
+		memcpy(g->x + (size_t)v * 2 * d + d, m + (size_t)v * d, (size_t)d * sizeof *h);
+	}
+	return sb_nn_forward(g->lin, g->x, n);
+}
+
+void sb_gnn_backward(struct sb_gnn *g, const double *dout, double *dh)
+{
+	int d = g->din, v, c;
+	double *dm = g->dm;
+
+	sb_nn_backward(g->lin, dout, dh ? g->dx : NULL);
+	if (!dh)
+		return;
+	/* dx rows are [dh_self || dmean]: the first half is the gradient of
+	 * h itself, the second is scattered back through the mean */
+	for (v = 0; v < g->n; v++) {
+		const double *r = g->dx + (size_t)v * 2 * d;
+		for (c = 0; c < d; c++)
+			dh[(size_t)v * d + c] += r[c];
+		memcpy(dm + (size_t)v * d, r + d, (size_t)d * sizeof *dm);
+	}
+	sb_nn_csr_mean_backward(g->ptr, g->idx, g->n, dm, d, dh);
+}

@@ -24,6 +24,10 @@
  * Use: sb_nn_new, sb_nn_init, then per step sb_nn_zero_grad,
  * sb_nn_forward (a batch of rows), a loss or a caller's dL/d(output),
  * sb_nn_backward (accumulates into g), sb_nn_opt_step.
+ *
+ * Graph pieces for message-passing networks (mean and max aggregation over
+ * CSR lists, the [mean || max] readout, one GNN round) follow the same
+ * rules: double precision, one summation order, manual backward.
  */
 #ifndef SB_NN_H
 #define SB_NN_H
@@ -113,5 +117,77 @@ int sb_nn_sgd_init(struct sb_nn_opt *o, size_t n, double lr, double momentum);
 /* One descent step: w -= update(g). */
 void sb_nn_opt_step(struct sb_nn_opt *o, double *w, const double *g);
 void sb_nn_opt_release(struct sb_nn_opt *o);
+
+/* Global-norm clipping over several nets' gradients at once (one norm for
+ * the whole parameter set, as one optimiser sees it); returns the norm
+ * before scaling. */
+double sb_nn_clip_grads(struct sb_nn *const *nets, int n, double maxnorm);
+
+/* ------------------------------------------------------ graph pieces
+ *
+ * Message passing on a fixed graph given in CSR form: list v (0 <= v <
+ * nout) holds the input rows idx[ptr[v] .. ptr[v + 1]). The same form
+ * serves neighbour lists (nout = number of nodes) and pooling groups
+ * (nout = number of groups, e.g. the GPUs of each server). Sums run over
+ * a list in its stored order, so results are bit-identical for a graph.
+ */
+
+/* Undirected CSR adjacency of a forest given by parent[v] (-1 for roots)
+ * over n nodes: neighbours of v are its parent first, then its children
+ * in increasing order. *ptr (n + 1) and *idx (2 (n - roots)) are
+ * allocated, owned by the caller (sb_free). Returns 0, or SB_EXIT_INPUT if
+ * a parent is out of range or the parents form a cycle (err names the
+ * node). */
+int sb_nn_csr_from_parents(const int *parent, int n, int **ptr, int **idx,
+			   struct sb_err *err);
+
+/* out[v] = mean of h[idx[ptr[v] ..]] (rows of width d); an empty list
+ * gives a zero row. */
+void sb_nn_csr_mean(const int *ptr, const int *idx, int nout, const double *h, int d,
+		    double *out);
+/* Adds dL/dh for dL/dout of sb_nn_csr_mean into dh (the caller zeroes it). */
+void sb_nn_csr_mean_backward(const int *ptr, const int *idx, int nout, const double *dout,
+			     int d, double *dh);
+/* out[v][c] = max of h[u][c] over the list (0 for an empty list); arg[v *
+ * d + c] gets the winning row u (the first maximal one; -1 if empty). */
+void sb_nn_csr_max(const int *ptr, const int *idx, int nout, const double *h, int d,
+		   double *out, int *arg);
+/* Adds dL/dh for dL/dout of sb_nn_csr_max: each output's gradient goes to
+ * its winning row (the subgradient a max is differentiable with almost
+ * everywhere). */
+void sb_nn_csr_max_backward(const int *arg, int nout, const double *dout, int d, double *dh);
+/* Readout [mean || max] per list: out is nout x 2d; arg as in csr_max
+ * (nout x d). */
+void sb_nn_readout(const int *ptr, const int *idx, int nout, const double *h, int d,
+		   double *out, int *arg);
+void sb_nn_readout_backward(const int *ptr, const int *idx, const int *arg, int nout,
+			    const double *dout, int d, double *dh);
+
+/* One message-passing round h' = ReLU(W_s h + W_n mean(h_nbrs) + b): a
+ * dense ReLU layer over [h || mean(h_nbrs)], so W_s is the first din rows
+ * of its input-major weight matrix and W_n the next din. The weights do
+ * not depend on the number of nodes: the same layer runs on any graph. */
+struct sb_gnn {
+	struct sb_nn *lin;       /* 2 din -> dout, ReLU; owned (weights and gradient) */
+	int din, dout;
+	int cap;                 /* rows of the workspace */
+	double *x, *dx;          /* [h || mean] and its gradient, cap x 2 din, owned */
+	double *dm;              /* mean, then its gradient, cap x din, owned */
+	const int *ptr, *idx;    /* the graph of the last forward pass (caller's) */
+	int n;                   /* its number of nodes */
+};
+/* Returns NULL with err filled on a bad width or out of memory. Owner: the
+ * caller (sb_gnn_free). */
+struct sb_gnn *sb_gnn_new(int din, int dout, struct sb_err *err);
+void sb_gnn_free(struct sb_gnn *g);
+/* He-uniform weights from stream r, as sb_nn_init. */
+void sb_gnn_init(struct sb_gnn *g, struct sb_rng *r);
+/* h is n x din; returns n x dout, valid until the next forward pass. The
+ * graph arrays must stay alive until sb_gnn_backward. */
+const double *sb_gnn_forward(struct sb_gnn *g, const int *ptr, const int *idx, int n,
+			     const double *h);
+/* dL/dh' (n x dout) of the last forward pass: adds dL/dweights to
+ * g->lin->g and, if dh is not NULL, adds dL/dh (n x din) into dh. */
+void sb_gnn_backward(struct sb_gnn *g, const double *dout, double *dh);
 
 #endif

@@ -1,0 +1,153 @@
+/*
+ * store.c - trained marl weights in the results (see store.h).
+ * Reconstructed [O].
+ *
+ * Family: cluster (core/cluster/).
+ */
+#include "algorithms/marl/store.h"
+#include "h5.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const sb_marl_store_cols[] = { "kind", "variant", "inputs", "arch", "ncritic",
+					   "nserv", "param", "w", NULL };
+
+void sb_marl_inputs_hash(const char *text, char out[SB_MARL_HASH_LEN])
+{
+	snprintf(out, SB_MARL_HASH_LEN, "%016llx", (unsigned long long)sb_hash_str(text));
+}
+
+void sb_marl_store_put(struct sb_table *t, const char *variant, const char *inputs,
+		       const struct sb_marl_net *net)
+{
+	size_t np = sb_marl_net_nparams(net), i;
+	double *w = SB_NEW(double, np);
+
+	sb_marl_net_get(net, w);
+	for (i = 0; i < np; i++) {
+		size_t r = sb_table_add(t);
+		sb_table_set_str(t, r, "kind", "weights");
+		sb_table_set_str(t, r, "variant", variant);
+		sb_table_set_str(t, r, "inputs", inputs);
+		sb_table_set_int(t, r, "arch", net->arch);
+		sb_table_set_int(t, r, "ncritic", net->ncritic);
+		sb_table_set_int(t, r, "nserv", net->flat_nserv);
+		sb_table_set_int(t, r, "param", (int64_t)i);
+		sb_table_set_dbl(t, r, "w", w[i]);
+	}
+	sb_free(w);
+}
+
+int sb_marl_store_load(const char *path, const char *variant, const char *want,
+		       struct sb_marl_net **out, struct sb_err *err)
+{
+	struct sb_table t;
+	struct sb_col *cols = NULL;
+	struct sb_marl_net *net = NULL;
+	unsigned char *seen = NULL;
+	double *w = NULL;
+	int col[8], k, rc, arch = -1, ncritic = -1, nserv = -1;
+	size_t r, np = 0, got = 0;
+	char hash[SB_MARL_HASH_LEN] = "";
+
+	*out = NULL;
+	memset(&t, 0, sizeof t);
+	if ((rc = sb_h5_read_table(path, "points", &t, &cols, err)))
+		return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': %s", path, err->msg);
+	for (k = 0; sb_marl_store_cols[k]; k++)
+		if ((col[k] = sb_table_col(&t, sb_marl_store_cols[k])) < 0) {
+			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': dataset 'points' "
+					"has no column '%s' (not a marl training result)", path,
+					sb_marl_store_cols[k]);
+			goto out;
+		}
+	for (r = 0; r < t.nrow; r++) {
+		int64_t a, c, s, p;
+		double v;
+
+		if (strcmp(sb_table_get_str(&t, r, col[0]), "weights") ||
+		    strcmp(sb_table_get_str(&t, r, col[1]), variant))
+			continue;
+		a = sb_table_get_int(&t, r, col[3]);
+		c = sb_table_get_int(&t, r, col[4]);
+		s = sb_table_get_int(&t, r, col[5]);
+		if (!net) {
+			struct sb_err e2;
+			if ((a != SB_MARL_ARCH_GNN && a != SB_MARL_ARCH_FLAT) ||
+			    (c != 1 && c != SB_MARL_MAXAG) ||
+			    (a == SB_MARL_ARCH_FLAT && (s < 1 || s > 4096))) {
+				rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': row %zu: "
+						"field 'arch/ncritic/nserv': %lld/%lld/%lld is no "
+						"marl network", path, r, (long long)a, (long long)c,
+						(long long)s);
+				goto out;
+			}
+			arch = (int)a;
+			ncritic = (int)c;
+			nserv = (int)s;
+			snprintf(hash, sizeof hash, "%s", sb_table_get_str(&t, r, col[2]));
+			net = sb_marl_net_new(arch, ncritic, nserv, &e2);
+			if (!net) {
+				rc = sb_err_set(err, SB_EXIT_RUN, "%s", e2.msg);
+				goto out;
+			}
+			np = sb_marl_net_nparams(net);
+			w = SB_NEW(double, np);
+			seen = SB_NEW(unsigned char, np);
+		}
+		if (a != arch || c != ncritic || s != nserv ||
+		    strcmp(sb_table_get_str(&t, r, col[2]), hash)) {
+			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': row %zu: field "
+					"'%s': differs from the variant's first row", path, r,
+					a != arch ? "arch" : c != ncritic ? "ncritic" :
+					s != nserv ? "nserv" : "inputs");
+			goto out;
+		}
+		p = sb_table_get_int(&t, r, col[6]);
+		v = sb_table_get_dbl(&t, r, col[7]);
+		if (p < 0 || (size_t)p >= np || seen[p]) {
+			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': row %zu: field "
+					"'param': %lld %s (the network has %zu)", path, r,
+					(long long)p, p >= 0 && (size_t)p < np ? "repeated" :
+					"out of range", np);
+			goto out;
+		}
+		if (!isfinite(v)) {
+			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': row %zu: field "
+					"'w': %g is not finite", path, r, v);
+			goto out;
+		}
+		seen[p] = 1;
+		w[p] = v;
+		got++;
+	}
+	if (!net) {
+		rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': no weights of variant "
+				"'%s'", path, variant);
+		goto out;
+	}
+	if (got != np) {
+		rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': variant '%s': field "
+				"'param': %zu of %zu parameters stored", path, variant, got, np);
+		goto out;
+	}
+	if (want && strcmp(want, hash)) {
+		rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': variant '%s': field "
+				"'inputs': trained on inputs %s, the current inputs hash to %s",
+				path, variant, hash, want);
+		goto out;
+	}
+	sb_marl_net_set(net, w);
+	*out = net;
+	net = NULL;
+	rc = 0;
+out:
+	sb_marl_net_free(net);
+	sb_free(w);
+	sb_free(seen);
+	sb_table_release(&t);
+	sb_h5_cols_free(cols);
+	return rc;
+}

@@ -1,0 +1,45 @@
+/*
+ * store.h - trained marl weights in the results: one row per parameter
+ * (kind "weights", the variant, the hash of the training inputs, the
+ * architecture, the parameter's index and value) in an experiment's
+ * `points` dataset, so evaluations and figures run from a results file
+ * without retraining, and a training run can reuse the stored weights of a
+ * variant whose inputs hash is unchanged.
+ *
+ * Reconstructed [O]: our storage format (marl.md §3; issue #15 item 2).
+ *
+ * Family: cluster (core/cluster/).
+ */
+#ifndef SB_MARL_STORE_H
+#define SB_MARL_STORE_H
+
+#include "algorithms/marl/net.h"
+#include "table.h"
+
+#define SB_MARL_HASH_LEN 17  /* 16 hex digits + NUL */
+
+/* The columns the weight rows need (the experiment's schema must have
+ * them): kind (str), variant (str), inputs (str), arch (int), ncritic
+ * (int), nserv (int), param (int), w (double). */
+extern const char *const sb_marl_store_cols[];
+
+/* FNV-1a 64 of the canonical text of everything training read
+ * (hyper-parameters, topology, workload parameters, reward source, data
+ * files' sha256), as 16 hex digits: a change detector, not a signature. */
+void sb_marl_inputs_hash(const char *text, char out[SB_MARL_HASH_LEN]);
+
+/* Append the weight rows of net under `variant` to t. */
+void sb_marl_store_put(struct sb_table *t, const char *variant, const char *inputs,
+		       const struct sb_marl_net *net);
+
+/* Load variant's weights from the `points` of results file path into a
+ * new net (*out, owned by the caller). want (may be NULL) is the inputs
+ * hash the caller needs. Returns 0; SB_EXIT_INPUT with err naming the
+ * file, row and field when the file or a column is missing, the variant
+ * has no rows, a row is inconsistent (architecture, index out of range or
+ * repeated, a parameter missing, a value not finite), or the stored hash
+ * differs from want (then *out stays NULL). */
+int sb_marl_store_load(const char *path, const char *variant, const char *want,
+		       struct sb_marl_net **out, struct sb_err *err);
+
+#endif
