@@ -19,3 +19,4 @@ expect 2 "nosuch.csv" -- "$SB" eval sync --policy bsp $q --digits "$tmp/nosuch.c
 printf '1,2,3\n' > "$tmp/digits.csv"
 expect 2 "line 1" -- "$SB" eval sync --policy bsp $q --digits "$tmp/digits.csv"
 same_points_across_jobs sync_schemes
+same_points_across_jobs sync_commit
