@@ -39,6 +39,15 @@ void sb_sync_inst_defaults(struct sb_sync_inst *in, int m)
 	in->eval_batch = 128;
 }
 
+/* Worker i's entry of the 18-worker EC2 mix. Fewer than 18 workers take
+ * every (18/m)-th entry, so that a small system keeps the mix's three
+ * speed classes (the first m entries would all be the slowest class, and
+ * H would stretch nothing); more than 18 repeat the mix. */
+static int mix_type(int i, int m)
+{
+	return m < 18 ? (int)((long)i * 18 / m) : i % 18;
+}
+
 int sb_sync_speeds(struct sb_sync_inst *in, double h, double slow, struct sb_rng *r,
 		   struct sb_err *err)
 {
@@ -55,7 +64,7 @@ int sb_sync_speeds(struct sb_sync_inst *in, double h, double slow, struct sb_rng
 	if (in->m < 1)
 		return sb_err_set(err, SB_EXIT_INPUT, "workers %d: must be >= 1", in->m);
 	for (i = 0; i < in->m; i++)
-		mean += mix[i % 18];
+		mean += mix[mix_type(i, in->m)];
 	mean /= in->m;
 	/* stretch the mix about its slowest worker: r' = 1 + (r - 1) k keeps the
 	 * slowest at 1 and moves the mean to H (one worker type: all equal) */
@@ -65,7 +74,7 @@ int sb_sync_speeds(struct sb_sync_inst *in, double h, double slow, struct sb_rng
 	in->v = SB_NEW(double, in->m);
 	in->bw = SB_NEW(double, in->m);
 	for (i = 0; i < in->m; i++) {
-		in->v[i] = (1 + (mix[i % 18] - 1) * k) / slow;
+		in->v[i] = (1 + (mix[mix_type(i, in->m)] - 1) * k) / slow;
 		in->bw[i] = 5 + 45 * sb_rng_uniform(r);
 	}
 	return 0;
@@ -86,6 +95,9 @@ int sb_sync_inst_validate(const struct sb_sync_inst *in, struct sb_err *err)
 	}
 	if (!(in->lr > 0) || !isfinite(in->lr))
 		return sb_err_set(err, SB_EXIT_INPUT, "learning rate %g: must be > 0", in->lr);
+	if (!(in->ps_momentum >= 0 && in->ps_momentum < 1))
+		return sb_err_set(err, SB_EXIT_INPUT, "PS momentum %g: must be in [0, 1)",
+				  in->ps_momentum);
 	if (!(in->jitter >= 0) || !(in->latency >= 0) || !(in->delay >= 0) ||
 	    !(in->bytes_mult >= 0))
 		return sb_err_set(err, SB_EXIT_INPUT, "jitter, latency, delay and byte "
@@ -140,6 +152,10 @@ void sb_sync_result_release(struct sb_sync_result *r)
 	sb_free(r->eval_t);
 	sb_free(r->eval_loss);
 	sb_free(r->eval_steps);
+	sb_free(r->w0);
+	sb_free(r->wfinal);
+	sb_free(r->delta);
+	sb_free(r->upd);
 	memset(r, 0, sizeof *r);
 }
 
@@ -163,6 +179,7 @@ struct sim {
 	const struct sb_sync_inst *in;
 	struct sb_nn *nn;
 	double *W, *snap, **wi, **ws;    /* PS model, snapshot, local, last pulled */
+	double *vel;                     /* PS momentum (in->ps_momentum > 0) */
 	double *step_start, *wait_since;
 	int *waiting, *cur_batch;
 	struct sb_rng *wr;               /* one stream per worker */
@@ -268,12 +285,45 @@ static void open_gates(struct sim *s)
 	}
 }
 
+/* Log a change to the PS model (in->log_updates); a push's Delta is
+ * copied to the result's delta array. */
+static void log_upd(struct sim *s, int kind, int w, const double *delta)
+{
+	struct sb_sync_result *r = s->r;
+	size_t np = s->pub.nparams;
+	if (!s->in->log_updates)
+		return;
+	if (r->nupd == r->capupd) {
+		r->capupd = r->capupd ? 2 * r->capupd : 256;
+		r->upd = sb_xrealloc(r->upd, r->capupd * sizeof *r->upd);
+	}
+	r->upd[r->nupd++] = (struct sb_sync_upd){ kind, w, s->pub.now, r->ndelta };
+	if (delta) {
+		r->delta = sb_xrealloc(r->delta, (r->ndelta + 1) * np * sizeof *r->delta);
+		memcpy(r->delta + r->ndelta * np, delta, np * sizeof *delta);
+		r->ndelta++;
+	}
+}
+
 static void push(struct sim *s, int i)
 {
 	size_t p, np = s->pub.nparams;
 	double inv = 1.0 / s->in->m;
-	for (p = 0; p < np; p++)
-		s->W[p] += (s->wi[i][p] - s->ws[i][p]) * inv;
+	if (s->in->log_updates) {
+		double *d = SB_NEW(double, np);
+		for (p = 0; p < np; p++)
+			d[p] = s->wi[i][p] - s->ws[i][p];
+		log_upd(s, SB_SYNC_UPD_PUSH, i, d);
+		sb_free(d);
+	}
+	if (s->in->ps_momentum > 0)
+		for (p = 0; p < np; p++) {
+			s->vel[p] = s->in->ps_momentum * s->vel[p] + (s->wi[i][p] - s->ws[i][p]) * inv;
+			s->W[p] += s->vel[p];
+		}
+	else
+		for (p = 0; p < np; p++)
+			s->W[p] += (s->wi[i][p] - s->ws[i][p]) * inv;
 	s->pub.commits[i]++;
 	s->r->commits++;
 	s->pub.since[i] = 0;
@@ -325,6 +375,7 @@ static void sim_free(struct sim *s)
 	sb_free(s->nshard);
 	sb_free(s->W);
 	sb_free(s->snap);
+	sb_free(s->vel);
 	sb_free(s->step_start);
 	sb_free(s->wait_since);
 	sb_free(s->waiting);
@@ -366,8 +417,14 @@ int sb_sync_run(const struct sb_sync_inst *in, const struct sb_sync_policy *p,
 	np = s.pub.nparams = s.nn->nparams;
 	s.W = SB_NEW(double, np);
 	s.snap = SB_NEW(double, np);
+	s.vel = SB_NEW(double, np);
 	memcpy(s.W, s.nn->w, np * sizeof *s.W);
 	memcpy(s.snap, s.W, np * sizeof *s.W);
+	if (in->log_updates) {
+		r->nparams = np;
+		r->w0 = SB_NEW(double, np);
+		memcpy(r->w0, s.W, np * sizeof *s.W);
+	}
 	s.wi = SB_NEW(double *, m);
 	s.ws = SB_NEW(double *, m);
 	s.wr = SB_NEW(struct sb_rng, m);
@@ -433,10 +490,14 @@ int sb_sync_run(const struct sb_sync_inst *in, const struct sb_sync_policy *p,
 			s.ctl.snapshot = s.ctl.restore = 0;
 			if (p->on_eval)
 				p->on_eval(ctx, &s.pub, loss, full, &s.ctl);
-			if (s.ctl.snapshot)
+			if (s.ctl.snapshot) {
 				memcpy(s.snap, s.W, np * sizeof *s.W);
+				log_upd(&s, SB_SYNC_UPD_SNAPSHOT, -1, NULL);
+			}
 			if (s.ctl.restore) {
 				memcpy(s.W, s.snap, np * sizeof *s.W);
+				memset(s.vel, 0, np * sizeof *s.vel);
+				log_upd(&s, SB_SYNC_UPD_RESTORE, -1, NULL);
 				for (i = 0; i < m; i++) {
 					memcpy(s.wi[i], s.W, np * sizeof *s.W);
 					memcpy(s.ws[i], s.W, np * sizeof *s.W);
@@ -451,7 +512,12 @@ int sb_sync_run(const struct sb_sync_inst *in, const struct sb_sync_policy *p,
 	}
 	r->end = s.pub.now < in->horizon && r->conv_time < 0 ? in->horizon : s.pub.now;
 	r->dc_final = s.ctl.setting;
-	if (sb_sync_check(in, np, r, why, sizeof why)) {
+	if (in->log_updates) {
+		r->wfinal = SB_NEW(double, np);
+		memcpy(r->wfinal, s.W, np * sizeof *s.W);
+	}
+	if (sb_sync_check(in, np, r, why, sizeof why) ||
+	    (in->log_updates && sb_sync_check_updates(in, r, why, sizeof why))) {
 		rc = sb_err_set(err, SB_EXIT_RUN, "policy %s: checker rejects the run: %s",
 				p->name, why);
 		sb_sync_result_release(r);
@@ -618,6 +684,75 @@ int sb_sync_check(const struct sb_sync_inst *in, size_t nparams,
 	sb_free(state);
 	sb_free(push_t);
 	sb_free(open_at_push);
+	return bad;
+}
+
+int sb_sync_check_updates(const struct sb_sync_inst *in, const struct sb_sync_result *r,
+			  char *why, size_t len)
+{
+	size_t np = r->nparams, k, u = 0, p;
+	double *W, *snap, *v, inv = 1.0 / in->m, mu = in->ps_momentum;
+	int bad = 0;
+
+	if (!r->w0 || !r->wfinal) {
+		snprintf(why, len, "the run kept no update log (log_updates = 0)");
+		return 1;
+	}
+	/* exactly once: the pushes of the log are the PUSH records of the trace */
+	for (k = 0; k < r->nrec && !bad; k++) {
+		const struct sb_sync_rec *e = &r->rec[k];
+		if (e->kind != SB_SYNC_PUSH)
+			continue;
+		while (u < r->nupd && r->upd[u].kind != SB_SYNC_UPD_PUSH)
+			u++;
+		if (u == r->nupd || r->upd[u].worker != e->worker || r->upd[u].t != e->t0) {
+			snprintf(why, len, "push of worker %d at %g: %s", e->worker, e->t0,
+				 u == r->nupd ? "never applied by the PS" : "applied out of order");
+			bad = 1;
+		}
+		u++;
+	}
+	for (; u < r->nupd && !bad; u++)
+		if (r->upd[u].kind == SB_SYNC_UPD_PUSH) {
+			snprintf(why, len, "the PS applied an update of worker %d at %g that no "
+				 "worker pushed", r->upd[u].worker, r->upd[u].t);
+			bad = 1;
+		}
+	if (bad)
+		return 1;
+	/* the PS state is the replay of what it accepted, in the same order
+	 * and arithmetic: bit for bit */
+	W = SB_NEW(double, np);
+	snap = SB_NEW(double, np);
+	v = SB_NEW(double, np);
+	memcpy(W, r->w0, np * sizeof *W);
+	memcpy(snap, r->w0, np * sizeof *W);
+	for (u = 0; u < r->nupd; u++) {
+		const struct sb_sync_upd *e = &r->upd[u];
+		if (e->kind == SB_SYNC_UPD_PUSH && mu > 0)
+			for (p = 0; p < np; p++) {
+				v[p] = mu * v[p] + r->delta[e->k * np + p] * inv;
+				W[p] += v[p];
+			}
+		else if (e->kind == SB_SYNC_UPD_PUSH)
+			for (p = 0; p < np; p++)
+				W[p] += r->delta[e->k * np + p] * inv;
+		else if (e->kind == SB_SYNC_UPD_SNAPSHOT)
+			memcpy(snap, W, np * sizeof *W);
+		else {
+			memcpy(W, snap, np * sizeof *W);
+			memset(v, 0, np * sizeof *v);
+		}
+	}
+	for (p = 0; p < np && !bad; p++)
+		if (W[p] != r->wfinal[p]) {
+			snprintf(why, len, "PS parameter %zu is %.17g, the replay of the %zu accepted "
+				 "updates gives %.17g", p, r->wfinal[p], r->ndelta, W[p]);
+			bad = 1;
+		}
+	sb_free(W);
+	sb_free(snap);
+	sb_free(v);
 	return bad;
 }
 

@@ -86,11 +86,18 @@ struct sb_sync_inst {
 	const struct sb_sync_data *train, *test;   /* borrowed */
 	uint64_t seed;       /* model init, batches and jitter streams */
 	uint64_t point;
+	double ps_momentum;  /* explicit PS momentum mu in [0, 1): v = mu v +
+	                        Delta_i / M, W += v [V, code: strain.py's
+	                        optional path, off by default]; 0 = W += Delta_i / M */
+	int log_updates;     /* 1: the result keeps every update the PS applied
+	                        (the conservation check; memory grows with
+	                        commits x parameters, so tests only) */
 };
 void sb_sync_inst_release(struct sb_sync_inst *in);
 /* Defaults of adsp.md §7 for m workers (speeds and bandwidths unset). */
 void sb_sync_inst_defaults(struct sb_sync_inst *in, int m);
-/* The EC2 mix (1.0 x7, 1.8 x5, 3.0 x4, 1.8 x2, repeated for m > 18)
+/* The EC2 mix (1.0 x7, 1.8 x5, 3.0 x4, 1.8 x2; every (18/m)-th entry for
+ * m < 18, repeated for m > 18)
  * stretched so that H = mean v / min v, slowest step `slow` seconds;
  * bandwidths uniform in [5, 50] Mb/s from r. Returns SB_EXIT_INPUT if
  * H < 1, slow <= 0 or m < 1. */
@@ -210,7 +217,15 @@ struct sb_sync_result {
 	long conv_steps;
 	double final_loss;
 	double dc_final;     /* last commit-rate / tau setting the policy reported */
+	/* with in->log_updates (else NULL/0): the PS model at the start and at
+	 * the end, and every change to it in order: a push with its Delta_i
+	 * (delta + k * nparams), a snapshot or a restore; owned */
+	size_t nparams;
+	double *w0, *wfinal, *delta;
+	struct sb_sync_upd { int kind, worker; double t; size_t k; } *upd;
+	size_t nupd, capupd, ndelta;
 };
+enum { SB_SYNC_UPD_PUSH = 0, SB_SYNC_UPD_SNAPSHOT = 1, SB_SYNC_UPD_RESTORE = 2 };
 void sb_sync_result_release(struct sb_sync_result *r);
 /* Time at which the n-th step (over all workers) completed; < 0 if fewer. */
 double sb_sync_time_to_steps(const struct sb_sync_result *r, long n);
@@ -224,6 +239,14 @@ int sb_sync_run(const struct sb_sync_inst *in, const struct sb_sync_policy *p,
  * why[] filled. nparams gives o_i. */
 int sb_sync_check(const struct sb_sync_inst *in, size_t nparams,
 		  const struct sb_sync_result *r, char *why, size_t len);
+/* PS conservation, for a run with in->log_updates: every push of the trace
+ * was applied exactly once (one logged update per PUSH record, same worker
+ * and time, in order) and the final PS model equals, bit for bit, the
+ * replay of the logged updates (W += Delta / M, or through the momentum
+ * v when in->ps_momentum > 0; snapshots, and restores, which zero v)
+ * from the initial model. 0 if so, else 1 with why[] filled. */
+int sb_sync_check_updates(const struct sb_sync_inst *in, const struct sb_sync_result *r,
+			  char *why, size_t len);
 /* Parameters of the net the instance trains. */
 size_t sb_sync_nparams(const struct sb_sync_inst *in);
 

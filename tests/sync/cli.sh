@@ -19,3 +19,8 @@ expect 2 "nosuch.csv" -- "$SB" eval sync --policy bsp $q --digits "$tmp/nosuch.c
 printf '1,2,3\n' > "$tmp/digits.csv"
 expect 2 "line 1" -- "$SB" eval sync --policy bsp $q --digits "$tmp/digits.csv"
 same_points_across_jobs sync_schemes
+same_points_across_jobs sync_commit
+# a malformed digits file in DATA_DIR stops the experiment before any point
+mkdir -p "$tmp/dd/digits"
+printf '0,1,2\n' > "$tmp/dd/digits/digits.csv"
+expect 2 "line 1" -- "$SB" run sync_digits --quick --data-dir "$tmp/dd" --out "$tmp/dg.h5"
