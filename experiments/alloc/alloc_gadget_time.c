@@ -96,7 +96,7 @@ const struct sb_experiment sb_experiment_alloc_gadget_time = {
 	.figure = "gadget-F5",
 	.family = "alloc",
 	.params = params,
-	.quick_set = "reps=1 sizes=3 arrive=24 tail=6",
+	.quick_set = "reps=1 sizes=2 arrive=24 tail=6",
 	.cols = cols,
 	.timing_cols = timing_cols,
 	.summary_by = "servers policy",
