@@ -14,8 +14,7 @@
 static int allocate(void *ctx, const struct sb_alloc_view *v, const struct sb_opts *o,
 		    struct sb_rng *rng, struct sb_alloc_plan *pl, struct sb_err *err)
 {
-	sb_smd_allocate(v, pl, -1);
-	return 0;
+	return sb_smd_allocate(v, pl, -1, 0, err);
 }
 
 const struct sb_alloc_policy sb_alloc_policy_smd = {

@@ -11,7 +11,10 @@
 /* One slot of SMD: the round over the active jobs (layered as in
  * sb_smd_round_build), then each admitted job placed with its (w, p) on
  * one server if one holds it, else spread; a job that does not fit is
- * shrunk a worker at a time. */
-void sb_smd_allocate(const struct sb_alloc_view *v, struct sb_alloc_plan *pl, int layered);
+ * shrunk a worker at a time. exact = 1 replaces SMD's heuristic choice by
+ * the round's MMKP ILP optimum (Myopic-OPT, smd.md §4), started from it.
+ * Returns 0 or an exit code with err. */
+int sb_smd_allocate(const struct sb_alloc_view *v, struct sb_alloc_plan *pl, int layered,
+		    int exact, struct sb_err *err);
 
 #endif

@@ -13,7 +13,7 @@
 #define TIME_SAFETY_S 600.0   /* a safety net only: stored solves end on nodes */
 #define FAIR_TANGENTS 16
 
-static void set_limits(struct sb_lp *lp, long nodes)
+void sb_alloc_bound_limits(struct sb_lp *lp, long nodes)
 {
 	struct sb_lp_params par = { 0 };
 	par.node_limit = nodes > 0 ? nodes : SB_ALLOC_NODE_LIMIT;
@@ -22,8 +22,7 @@ static void set_limits(struct sb_lp *lp, long nodes)
 	sb_lp_set_params(lp, &par);
 }
 
-/* Turn a solve into a bound or an error. maximize: the model's sense. */
-static int finish(struct sb_lp *lp, const char *model, int relax, int maximize, double constant,
+int sb_alloc_bound_finish(struct sb_lp *lp, const char *model, int relax, int maximize, double constant,
 		  struct sb_alloc_bound *b, struct sb_err *err)
 {
 	struct sb_lp_result res;
@@ -87,10 +86,39 @@ static int kmax_of(const struct sb_alloc_inst *in, int j)
 	return k < g ? k : (int)g;
 }
 
-static int gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes,
-			struct sb_alloc_bound *b, struct sb_err *err)
+void sb_alloc_bound_utility_rows(struct sb_lp *lp, const struct sb_alloc_inst *in, int j,
+				 int P)
 {
-	int J = in->njob, S = in->nserver, T = in->nslot, j, s, t, k, l, rc;
+	const struct sb_alloc_job *jb = &in->job[j];
+	char nm[64];
+	int th, l, c[2];
+	double v[2];
+
+	snprintf(nm, sizeof nm, "theta_%d", j);
+	th = sb_lp_add_col(lp, nm, SB_LP_CONT, -SB_LP_INF, SB_LP_INF, 1);
+	c[0] = th;
+	c[1] = P;
+	if (in->util == SB_ALLOC_FAIR) {
+		v[0] = 1;
+		sb_lp_add_row(lp, "a5cap", -SB_LP_INF, log(in->eps + 1), 1, c, v);
+		for (l = 0; l < FAIR_TANGENTS; l++) {
+			double x0 = (double)l / (FAIR_TANGENTS - 1), slope = 1 / (in->eps + x0);
+			/* theta <= log(eps+x0) + slope (P/D - x0) */
+			v[1] = -slope / jb->target;
+			sb_lp_add_row(lp, "a5", -SB_LP_INF, log(in->eps + x0) - slope * x0, 2, c, v);
+		}
+	} else {
+		v[0] = 1;
+		v[1] = -jb->weight / jb->target;
+		sb_lp_add_row(lp, "a5", -SB_LP_INF, 0, 2, c, v);
+		sb_lp_add_row(lp, "a5cap", -SB_LP_INF, jb->weight, 1, c, v);
+	}
+}
+
+static int gadget_compact(const struct sb_alloc_inst *in, int relax, long nodes,
+			  struct sb_alloc_bound *b, struct sb_err *err)
+{
+	int J = in->njob, S = in->nserver, T = in->nslot, j, s, t, k, rc;
 	struct sb_lp *lp = sb_lp_new("gadget-config", 0);
 	/* per (s, t) capacity row terms, gathered as columns are made */
 	int nmax = 0;
@@ -98,12 +126,6 @@ static int gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes,
 	double **cap_vals;
 	char nm[64];
 
-	for (j = 0; j < J; j++)
-		if (in->job[j].mode != SB_ALLOC_RAR) {
-			sb_lp_free(lp);
-			return sb_err_set(err, SB_EXIT_INPUT, "the utility bound (gadget.md §8) "
-					  "models ring-all-reduce jobs; job %d is a PS job", j);
-		}
 	cap_cols = SB_NEW(int *, (size_t)S * T + 1);
 	cap_vals = SB_NEW(double *, (size_t)S * T + 1);
 	cap_n = SB_NEW(int, (size_t)S * T + 1);
@@ -130,7 +152,7 @@ static int gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes,
 		double *vals = SB_NEW(double, (size_t)nmax * (T + 1) + 8);
 		for (j = 0; j < J; j++) {
 			const struct sb_alloc_job *jb = &in->job[j];
-			int K = kmax_of(in, j), np = 0, P, th;
+			int K = kmax_of(in, j), np = 0, P;
 			double pin[SB_ALLOC_MAXK + 1], pout[SB_ALLOC_MAXK + 1];
 			int *pcols = SB_NEW(int, (size_t)(S * K + K) * T + 2);
 			double *pvals = SB_NEW(double, (size_t)(S * K + K) * T + 2);
@@ -181,31 +203,7 @@ static int gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes,
 			pcols[np] = P; pvals[np++] = 1;
 			snprintf(nm, sizeof nm, "a4_%d", j);
 			sb_lp_add_row(lp, nm, 0, 0, np, pcols, pvals);
-			snprintf(nm, sizeof nm, "theta_%d", j);
-			th = sb_lp_add_col(lp, nm, SB_LP_CONT, -SB_LP_INF, SB_LP_INF, 1);
-			{
-				int c[2] = { th, P };
-				double v[2];
-				if (in->util == SB_ALLOC_FAIR) {
-					double cap1 = log(in->eps + 1);
-					v[0] = 1;
-					sb_lp_add_row(lp, "a5cap", -SB_LP_INF, cap1, 1, c, v);
-					for (l = 0; l < FAIR_TANGENTS; l++) {
-						double x0 = (double)l / (FAIR_TANGENTS - 1);
-						double slope = 1 / (in->eps + x0);
-						/* theta <= log(eps+x0) + slope (P/D - x0) */
-						v[0] = 1;
-						v[1] = -slope / jb->target;
-						sb_lp_add_row(lp, "a5", -SB_LP_INF,
-							      log(in->eps + x0) - slope * x0, 2, c, v);
-					}
-				} else {
-					v[0] = 1;
-					v[1] = -jb->weight / jb->target;
-					sb_lp_add_row(lp, "a5", -SB_LP_INF, 0, 2, c, v);
-					sb_lp_add_row(lp, "a5cap", -SB_LP_INF, jb->weight, 1, c, v);
-				}
-			}
+			sb_alloc_bound_utility_rows(lp, in, j, P);
 			sb_free(pcols);
 			sb_free(pvals);
 		}
@@ -230,10 +228,31 @@ static int gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes,
 	sb_free(cap_vals);
 	sb_free(cap_n);
 	sb_free(cap_cap);
-	set_limits(lp, nodes);
-	rc = finish(lp, "gadget-config", relax, 1, 0, b, err);
+	sb_alloc_bound_limits(lp, nodes);
+	rc = sb_alloc_bound_finish(lp, "gadget-config", relax, 1, 0, b, err);
 	sb_lp_free(lp);
 	return rc;
+}
+
+int sb_alloc_gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes, int form,
+			  struct sb_alloc_bound *b, struct sb_err *err)
+{
+	int j, rc;
+
+	memset(b, 0, sizeof *b);
+	for (j = 0; j < in->njob; j++)
+		if (in->job[j].mode != SB_ALLOC_RAR)
+			return sb_err_set(err, SB_EXIT_INPUT, "the utility bound (gadget.md §8) "
+					  "models ring-all-reduce jobs; job %d is a PS job", j);
+	if (form != SB_ALLOC_FORM_COMPACT) {
+		rc = sb_alloc_gadget_pattern(in, relax, nodes, b, err);
+		if (rc != 1)
+			return rc;
+		if (form == SB_ALLOC_FORM_PATTERN)
+			return sb_err_set(err, SB_EXIT_INPUT, "the slot-pattern model of this "
+					  "instance is too large to enumerate; use the compact one");
+	}
+	return gadget_compact(in, relax, nodes, b, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -413,7 +432,7 @@ void sb_alloc_psmodel_build(const struct sb_alloc_inst *in, const double *need, 
 #undef IX
 	sb_free(cols);
 	sb_free(vals);
-	set_limits(lp, 0);
+	sb_alloc_bound_limits(lp, 0);
 }
 
 int sb_alloc_psmodel_solve(struct sb_alloc_psmodel *m, int relax, struct sb_lp_result *res,
@@ -426,11 +445,10 @@ int sb_alloc_psmodel_solve(struct sb_alloc_psmodel *m, int relax, struct sb_lp_r
 /* SMD's per-round MMKP (smd.md §2)                                    */
 /* ------------------------------------------------------------------ */
 
-int sb_alloc_mmkp_bound(const struct sb_alloc_mmkp *m, int relax, struct sb_alloc_bound *b,
-			struct sb_err *err)
+static struct sb_lp *mmkp_model(const struct sb_alloc_mmkp *m)
 {
 	struct sb_lp *lp = sb_lp_new("smd-mmkp", 1);
-	int nc = m->off[m->n], i, c, r, rc;
+	int nc = m->off[m->n], i, c, r;
 	int *cols = SB_NEW(int, nc + 1);
 	double *vals = SB_NEW(double, nc + 1);
 
@@ -454,11 +472,51 @@ int sb_alloc_mmkp_bound(const struct sb_alloc_mmkp *m, int relax, struct sb_allo
 		if (n)
 			sb_lp_add_row(lp, "cap", -SB_LP_INF, m->cap[r], n, cols, vals);
 	}
-	set_limits(lp, 0);
-	rc = finish(lp, "smd-mmkp", relax, 0, 0, b, err);
-	sb_lp_free(lp);
+	sb_alloc_bound_limits(lp, 0);
 	sb_free(cols);
 	sb_free(vals);
+	return lp;
+}
+
+int sb_alloc_mmkp_bound(const struct sb_alloc_mmkp *m, int relax, struct sb_alloc_bound *b,
+			struct sb_err *err)
+{
+	struct sb_lp *lp = mmkp_model(m);
+	int rc = sb_alloc_bound_finish(lp, "smd-mmkp", relax, 0, 0, b, err);
+	sb_lp_free(lp);
+	return rc;
+}
+
+int sb_alloc_mmkp_choose(const struct sb_alloc_mmkp *m, const int *start, int *choice,
+			 int *optimal, struct sb_err *err)
+{
+	struct sb_lp *lp = mmkp_model(m);
+	struct sb_lp_result res;
+	int nc = m->off[m->n], i, c, rc;
+	double *x0 = SB_NEW(double, nc + 1);
+
+	for (i = 0; i < m->n; i++)
+		x0[start[i]] = 1;
+	sb_lp_set_incumbent(lp, x0);
+	*optimal = 0;
+	if ((rc = sb_lp_solve(lp, 0, TIME_SAFETY_S, 0, &res, err)))
+		goto out;
+	if (res.stopped == SB_LP_STOP_TIME || !res.x ||
+	    (res.status != SB_LP_OPTIMAL && res.status != SB_LP_FEASIBLE)) {
+		rc = sb_err_set(err, SB_EXIT_RUN, "smd-mmkp: no integer choice (%s%s)",
+				sb_lp_status_name(res.status),
+				res.stopped == SB_LP_STOP_TIME ? ", safety time limit" : "");
+	} else {
+		*optimal = res.status == SB_LP_OPTIMAL;
+		for (i = 0; i < m->n; i++)
+			for (c = m->off[i]; c < m->off[i + 1]; c++)
+				if (res.x[c] > 0.5)
+					choice[i] = c;
+	}
+	sb_lp_result_release(&res);
+out:
+	sb_free(x0);
+	sb_lp_free(lp);
 	return rc;
 }
 
@@ -498,14 +556,14 @@ int sb_alloc_bound_nodes(const struct sb_alloc_inst *in, int relax, long nodes,
 				  "(at most 3000000): use fewer slots (--slots) or jobs",
 				  sb_alloc_bound_size(in));
 	if (in->util != SB_ALLOC_JCT)
-		return gadget_bound(in, relax, nodes, b, err);
+		return sb_alloc_gadget_bound(in, relax, nodes, SB_ALLOC_FORM_AUTO, b, err);
 	for (j = 0; j < in->njob; j++)
 		if (in->job[j].mode != SB_ALLOC_PS)
 			return sb_err_set(err, SB_EXIT_INPUT, "the JCT bound (pslocality.md §2) "
 					  "models PS jobs; job %d is a ring-all-reduce job", j);
 	sb_alloc_psmodel_build(in, NULL, 0, in->nslot, 1, &m);
-	set_limits(m.lp, nodes);
-	rc = finish(m.lp, "pslocality", relax, 0, m.constant, b, err);
+	sb_alloc_bound_limits(m.lp, nodes);
+	rc = sb_alloc_bound_finish(m.lp, "pslocality", relax, 0, m.constant, b, err);
 	sb_alloc_psmodel_release(&m);
 	return rc;
 }

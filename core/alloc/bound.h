@@ -46,6 +46,17 @@ int sb_alloc_bound(const struct sb_alloc_inst *in, int relax, struct sb_alloc_bo
  * quick bounds; the bound stays valid, only "optimal" becomes rarer. */
 int sb_alloc_bound_nodes(const struct sb_alloc_inst *in, int relax, long nodes,
 			 struct sb_alloc_bound *b, struct sb_err *err);
+/* GADGET's configuration ILP in one of its two exact forms: the compact
+ * model of gadget.md §8 (u, v, x per job, server and slot), or the
+ * slot-pattern model (pattern.c: counts of whole-slot configurations per
+ * epoch of equal slots, without the compact model's slot and server
+ * symmetry, so small instances are proven optimal). AUTO takes the pattern
+ * form when its enumeration stays within its deterministic limits, else the
+ * compact one; PATTERN alone is SB_EXIT_INPUT beyond them. Both have the same
+ * integer optimum; the pattern LP is the tighter relaxation. */
+enum sb_alloc_form { SB_ALLOC_FORM_AUTO = 0, SB_ALLOC_FORM_COMPACT = 1, SB_ALLOC_FORM_PATTERN = 2 };
+int sb_alloc_gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes, int form,
+			  struct sb_alloc_bound *b, struct sb_err *err);
 /* Columns the exact model of in would have (to choose ILP or LP). */
 long sb_alloc_bound_size(const struct sb_alloc_inst *in);
 
@@ -87,5 +98,27 @@ struct sb_alloc_mmkp {
  * feasible choice; the exact optimum when b->optimal. */
 int sb_alloc_mmkp_bound(const struct sb_alloc_mmkp *m, int relax, struct sb_alloc_bound *b,
 			struct sb_err *err);
+/* The ILP's best choice within the family's node limit (choice[i] = a
+ * configuration of item i; *optimal = 1 when proven), starting from the
+ * feasible choice start[] (so there is always an incumbent); SB_EXIT_RUN
+ * when GLPK fails or only its safety time limit stopped it. */
+int sb_alloc_mmkp_choose(const struct sb_alloc_mmkp *m, const int *start, int *choice,
+			 int *optimal, struct sb_err *err);
+
+/* Internal to core/alloc (bound.c, pattern.c). */
+/* The family's deterministic limits on lp (nodes <= 0: the default). */
+void sb_alloc_bound_limits(struct sb_lp *lp, long nodes);
+/* Solve lp and turn the result into b or an error; maximize: its sense;
+ * constant is added to the objective. */
+int sb_alloc_bound_finish(struct sb_lp *lp, const char *model, int relax, int maximize,
+			  double constant, struct sb_alloc_bound *b, struct sb_err *err);
+/* theta_j (objective coefficient 1) under job j's utility of progress
+ * column P (gadget.md §8 (A5)). */
+void sb_alloc_bound_utility_rows(struct sb_lp *lp, const struct sb_alloc_inst *in, int j,
+				 int P);
+/* The pattern form; 1 when its enumeration exceeds its limits (nothing
+ * solved), else as sb_alloc_bound. */
+int sb_alloc_gadget_pattern(const struct sb_alloc_inst *in, int relax, long nodes,
+			    struct sb_alloc_bound *b, struct sb_err *err);
 
 #endif

@@ -10,7 +10,8 @@
  * objective's units (>= 0 by construction: the claim checks it); ratio =
  * value / bound for the positive objectives (EXC, ENE when positive,
  * JCT), the LP relaxation's bound and lp_slack = how much weaker it is
- * (>= 0), and whether the ILP was proven optimal within the node limit.
+ * (>= 0), and whether the ILP was proven optimal within the node limit
+ * (the GADGET ILP in its slot-pattern form, core/alloc/pattern.c).
  * Instances ours [O].
  */
 #include "alloc/alloc.h"
@@ -23,7 +24,7 @@
 
 static const struct sb_param params[] = {
 	{ "reps", 50, 1, 1000, 1, "instances per model" },
-	{ "node_limit", 200, 1, 1e7, 1, "branch-and-bound nodes of each ILP" },
+	{ "node_limit", 1000, 1, 1e7, 1, "branch-and-bound nodes of each ILP" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 

@@ -29,7 +29,10 @@ printf 'arrival,mode,model,epochs,max_workers,max_ps,weight\n0,ps,resnet-50,20,4
 printf 'count,gpus,cpus\n2,8,24\n1,4,8\n' > "$tmp/acl3.csv"
 expect 0 "valid: yes" -- "$SB" eval alloc --jobs "$tmp/ajobs4.csv" --cluster "$tmp/acl3.csv" --policy drf --util jct
 grep -q "^servers: 3$" "$tmp/out" && grep -q "^jobs: 2$" "$tmp/out" && ok || bad "eval alloc --jobs: $(head -c 300 "$tmp/out")"
-expect 0 "bound_model: gadget-config-" -- "$SB" eval alloc --gen 3 --servers 2 --gpus 4 --slots 5 --policy fifo --bound
+expect 0 "bound_model: gadget-pattern-ilp" -- "$SB" eval alloc --gen 3 --servers 2 --gpus 4 --slots 5 --policy fifo --bound
+grep -q "^bound_status: optimal$" "$tmp/out" && ok || bad "eval alloc --bound, 3 jobs: not proven optimal: $(head -c 300 "$tmp/out")"
+# more jobs than the slot-pattern form enumerates: the compact form bounds them
+expect 0 "bound_model: gadget-config-" -- "$SB" eval alloc --gen 12 --servers 2 --gpus 4 --slots 3 --policy fifo --bound
 expect 2 "policy smd schedules parameter-server jobs only" -- "$SB" eval alloc --gen 3 --policy smd
 for p in $("$SB" list alloc | awk '$1 == "alloc" { print $2 }'); do
 	case "$p" in smd*|pslocality) ;; *) expect 0 "valid: yes" -- "$SB" eval alloc --gen 30 --policy "$p" ;; esac

@@ -1,0 +1,92 @@
+/*
+ * common.c - see common.h.
+ */
+#include "common.h"
+
+#include <stdio.h>
+
+const char *const sb_alloc_exp_gadget_set[] = {
+	"gadget-r", "gadget-nolocality", "fifo", "drf", "tetris", "optimus", "tiresias",
+	"firstfit", NULL,
+};
+
+void sb_alloc_exp_rar_inst(struct sb_alloc_inst *in, const struct sb_alloc_exp_rar *x,
+			   uint64_t seed, int point)
+{
+	struct sb_alloc_genp g;
+	struct sb_alloc_types ty;
+	struct sb_rng gen = sb_rng_stream(seed, (uint64_t)point, 0, SB_RNG_INSTANCE);
+	int n = (int)(x->rate * x->arrive + 0.5);
+
+	sb_alloc_types_builtin(&ty);
+	sb_alloc_genp_defaults(&g, SB_ALLOC_RAR);
+	g.njob = n > 1 ? n : 1;
+	g.nserver = x->servers;
+	g.nslot = x->slots;
+	g.util = x->util;
+	g.poisson = x->rate;
+	sb_alloc_gen(in, &g, &ty, NULL, 0, NULL, &gen);
+}
+
+int sb_alloc_exp_run(const struct sb_exp_ctx *c, int point, const struct sb_alloc_inst *in,
+		     const char *name, struct sb_alloc_result *r, double *seconds,
+		     struct sb_err *err)
+{
+	const struct sb_alloc_policy *p = sb_alloc_policy_find(name);
+	struct sb_rng rng = sb_rng_stream(c->seed, (uint64_t)point, 0,
+					  SB_RNG_POLICY ^ sb_hash_str(name));
+	struct sb_opts o;
+	double t0 = sb_now();
+	int rc;
+
+	if (!p)
+		return sb_err_set(err, SB_EXIT_RUN, "alloc experiment: policy %s is not registered",
+				  name);
+	sb_opts_defaults(&o, p->params);
+	rc = sb_alloc_run(in, p, &o, &rng, r, err);
+	*seconds = sb_now() - t0;
+	return rc;
+}
+
+int sb_alloc_exp_each(const struct sb_exp_ctx *c, int point, const struct sb_alloc_inst *in,
+		      const char *const *set, sb_alloc_exp_emit *emit, void *arg,
+		      struct sb_err *err)
+{
+	int i, rc = 0;
+	for (i = 0; set[i] && !rc; i++) {
+		struct sb_alloc_result r;
+		double secs;
+		if ((rc = sb_alloc_exp_run(c, point, in, set[i], &r, &secs, err)))
+			break;
+		emit(arg, set[i], in, &r, secs);
+		sb_alloc_result_release(&r);
+	}
+	return rc;
+}
+
+int sb_alloc_exp_rar_setup(struct sb_exp_ctx *c, struct sb_err *err)
+{
+	(void)err;
+	c->npoints = 3 * (int)sb_opts_get(&c->opts, "reps");
+	snprintf(c->inputs_note, sizeof c->inputs_note,
+		 "synthetic: DL2 job types (built in), Poisson arrivals");
+	return 0;
+}
+
+int sb_alloc_exp_rar_run(struct sb_exp_ctx *c, int point, struct sb_table *out,
+			 sb_alloc_exp_emit *emit, struct sb_err *err)
+{
+	int reps = (int)sb_opts_get(&c->opts, "reps"), rc;
+	struct sb_alloc_exp_rar x = { point / reps, sb_opts_get(&c->opts, "rate"),
+				      (int)sb_opts_get(&c->opts, "arrive"), 0,
+				      (int)sb_opts_get(&c->opts, "servers") };
+	struct sb_alloc_exp_rows e = { out, x.util, point % reps };
+	struct sb_alloc_inst in;
+
+	x.slots = x.arrive + (int)sb_opts_get(&c->opts, "tail");
+	/* keyed by rep alone: the three objectives see the same jobs */
+	sb_alloc_exp_rar_inst(&in, &x, c->seed, e.rep);
+	rc = sb_alloc_exp_each(c, point, &in, sb_alloc_exp_gadget_set, emit, &e, err);
+	sb_alloc_inst_release(&in);
+	return rc;
+}

@@ -1,0 +1,67 @@
+/*
+ * common.h - what the alloc-family experiments share: the comparison set
+ * and medium ring-all-reduce instances of GADGET's figures (gadget.md §5,
+ * §7; ours [O]) and running one policy through
+ * the simulator and its checker with a stream keyed by the policy's name.
+ */
+#ifndef SB_EXPERIMENTS_ALLOC_COMMON_H
+#define SB_EXPERIMENTS_ALLOC_COMMON_H
+
+#include "alloc/alloc.h"
+#include "exp.h"
+#include "workloads/alloc/alloc_wl.h"
+
+/* gadget.md §7's series that exist (GADGET-PD is not built). */
+extern const char *const sb_alloc_exp_gadget_set[];
+
+/* One medium instance of the GADGET figures: `servers` x 8 GPUs (PCIe
+ * inside, 10 GbE across), DL2 job types, Poisson arrivals at `rate` jobs
+ * per slot for `arrive` slots, a horizon of `slots` slots (at least the
+ * last arrival), objective util. Jobs still running at the horizon count
+ * with their capped progress: that is what the utilities compare. */
+struct sb_alloc_exp_rar {
+	int util;
+	double rate;
+	int arrive, slots, servers;
+};
+void sb_alloc_exp_rar_inst(struct sb_alloc_inst *in, const struct sb_alloc_exp_rar *x,
+			   uint64_t seed, int point);
+
+/* Run the registered policy `name` on in (checked by sb_alloc_run); its
+ * random stream is keyed by (seed, point, name); *seconds = wall clock
+ * (timing only). */
+int sb_alloc_exp_run(const struct sb_exp_ctx *c, int point, const struct sb_alloc_inst *in,
+		     const char *name, struct sb_alloc_result *r, double *seconds,
+		     struct sb_err *err);
+
+/* Run every policy of the NULL-terminated list `set` on in in turn and hand
+ * each checked result to emit (which adds the rows); stops at the first
+ * error. */
+typedef void sb_alloc_exp_emit(void *arg, const char *policy, const struct sb_alloc_inst *in,
+			       const struct sb_alloc_result *r, double seconds);
+int sb_alloc_exp_each(const struct sb_exp_ctx *c, int point, const struct sb_alloc_inst *in,
+		      const char *const *set, sb_alloc_exp_emit *emit, void *arg,
+		      struct sb_err *err);
+
+/* The parameters and point layout the GADGET figures F2-F4 share: one
+ * instance per (rep), run under EXC, ENE and FAIR in turn (point = util x
+ * reps + rep, the instance keyed by rep alone: the same jobs for the three
+ * objectives). */
+#define SB_ALLOC_EXP_RAR_PARAMS(reps, rate) \
+	{ "reps", reps, 1, 1000, 1, "instances per objective" }, \
+	{ "rate", rate, 0.01, 1000, 0, "jobs arriving per slot" }, \
+	{ "arrive", 48, 1, 10000, 1, "slots with arrivals" }, \
+	{ "tail", 12, 0, 10000, 1, "slots after the arrivals before the horizon" }, \
+	{ "servers", 8, 1, 4096, 1, "servers of 8 GPUs" }
+/* setup of such an experiment (points and the inputs note). */
+int sb_alloc_exp_rar_setup(struct sb_exp_ctx *c, struct sb_err *err);
+/* run_point of such an experiment: builds the point's instance and runs the
+ * GADGET comparison set, emit getting a struct sb_alloc_exp_rows. */
+struct sb_alloc_exp_rows {
+	struct sb_table *out;
+	int util, rep;
+};
+int sb_alloc_exp_rar_run(struct sb_exp_ctx *c, int point, struct sb_table *out,
+			 sb_alloc_exp_emit *emit, struct sb_err *err);
+
+#endif

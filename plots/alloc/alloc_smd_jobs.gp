@@ -1,0 +1,14 @@
+# smd-F1: mean job completion time of parameter-server jobs against their
+# number (mean and 95% CI over instances), one line per policy. SMD and its
+# layer-oblivious ablation are our reconstruction.
+load "plots/style.gp"
+set title "SMD model: mean JCT against the number of PS jobs (reconstructed)"
+set xlabel "jobs (Poisson arrivals, 3 per 20-min slot)"
+set ylabel "mean JCT (h)"
+set logscale x 2
+set yrange [0:*]
+set key outside right top
+pols = "smd smd-oblivious optimus drf fifo tetris srtf"
+plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
+       using "jobs":(column("jct_mean_mean")/3600):(column("jct_mean_ci95")/3600) with yerrorlines lt i title word(pols,i)
+call "plots/render.gp" "9" "5"

@@ -1,0 +1,108 @@
+/*
+ * test_fast.c - the alloc baselines made incremental for speed give the
+ * schedules of their reference form exactly: DRF's heap against the linear
+ * scan DL2's rule describes (kept here as the reference), grant by grant,
+ * on seeded instances with bursts of arrivals, ring-all-reduce and PS.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "tests/alloc/small.h"
+
+static double ref_share(const struct sb_alloc_plan *pl, const double *total, int j)
+{
+	const struct sb_alloc_job *jb = &pl->in->job[j];
+	double d = 0;
+	int r;
+	for (r = 0; r < SB_ALLOC_NRES; r++)
+		if (total[r] > 0)
+			d = sb_max(d, (pl->w[j] * jb->wdem[r] + pl->p[j] * jb->pdem[r]) / total[r]);
+	return d;
+}
+
+/* the DRF of DL2's drf_env.py as a linear scan (the code before the heap) */
+static int ref_drf(void *ctx, const struct sb_alloc_view *v, const struct sb_opts *o,
+		   struct sb_rng *rng, struct sb_alloc_plan *pl, struct sb_err *err)
+{
+	double total[SB_ALLOC_NRES] = { 0 };
+	int s, r;
+	(void)ctx;
+	(void)o;
+	(void)err;
+	for (s = 0; s < v->in->nserver; s++)
+		for (r = 0; r < SB_ALLOC_NRES; r++)
+			total[r] += v->in->cap[s][r];
+	for (;;) {
+		int i, best = -1;
+		double bs = INFINITY;
+		for (i = 0; i < v->nactive; i++) {
+			int j = v->active[i];
+			double d;
+			if (pl->w[j] >= v->in->job[j].max_workers)
+				continue;
+			d = ref_share(pl, total, j);
+			if (d < bs) {
+				bs = d;
+				best = j;
+			}
+		}
+		if (best < 0 || sb_alloc_add_unit(pl, best, SB_ALLOC_PACK, rng) < 0)
+			return 0;
+	}
+}
+
+static const struct sb_alloc_policy reference = {
+	.name = "drf-reference",
+	.allocate = ref_drf,
+};
+
+static void same_runs(const struct sb_alloc_inst *in, const struct sb_alloc_policy *fast,
+		      const struct sb_alloc_policy *ref, int k)
+{
+	struct sb_alloc_result a, b;
+	struct sb_opts o;
+	struct sb_err err;
+	struct sb_rng r1 = sb_rng_stream(11, (uint64_t)k, 0, SB_RNG_TEST);
+	struct sb_rng r2 = r1;
+	int g;
+	sb_opts_defaults(&o, NULL);
+	cr_assert_eq(sb_alloc_run(in, fast, &o, &r1, &a, &err), 0, "%s", err.msg);
+	cr_assert_eq(sb_alloc_run(in, ref, &o, &r2, &b, &err), 0, "%s", err.msg);
+	cr_assert_eq(a.ngrant, b.ngrant, "instance %d: %d grants against %d", k, a.ngrant,
+		     b.ngrant);
+	cr_assert_eq(a.nslot, b.nslot);
+	for (g = 0; g < a.ngrant; g++)
+		cr_assert(!memcmp(&a.grant[g], &b.grant[g], sizeof a.grant[g]),
+			  "instance %d: grant %d differs", k, g);
+	cr_assert(!memcmp(a.slot_off, b.slot_off, sizeof *a.slot_off * (size_t)(a.nslot + 1)));
+	cr_assert(!memcmp(&a.utility, &b.utility, sizeof a.utility));
+	cr_assert(!memcmp(&a.jct_mean, &b.jct_mean, sizeof a.jct_mean));
+	sb_alloc_result_release(&a);
+	sb_alloc_result_release(&b);
+}
+
+Test(alloc_fast, drf_heap_equals_linear_scan)
+{
+	const struct sb_alloc_policy *drf = sb_alloc_policy_find("drf");
+	int k;
+	cr_assert(drf);
+	for (k = 0; k < 40; k++) {
+		struct sb_alloc_genp g;
+		struct sb_alloc_types ty;
+		struct sb_alloc_inst in;
+		struct sb_rng gen = sb_rng_stream(12, (uint64_t)k, 0, SB_RNG_TEST);
+		sb_alloc_types_builtin(&ty);
+		sb_alloc_genp_defaults(&g, k % 2 ? SB_ALLOC_PS : SB_ALLOC_RAR);
+		/* bursts: up to 40 arrivals per slot on a few servers, so the
+		 * queue is long and shares tie often (equal demands) */
+		g.njob = 60 + 10 * (k % 5);
+		g.nserver = 2 + k % 4;
+		g.poisson = 5 + 10 * (k % 4);
+		g.kmax = g.pmax = 1 + k % 8;
+		g.nslot = 400;
+		sb_alloc_gen(&in, &g, &ty, NULL, 0, NULL, &gen);
+		same_runs(&in, drf, &reference, k);
+		sb_alloc_inst_release(&in);
+	}
+}
