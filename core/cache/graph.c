@@ -28,25 +28,46 @@ struct build {
 	int64_t edges, loops;
 };
 
-static void count_sink(void *acc, uint32_t u, uint32_t v)
+/* how far ahead the builder prefetches, in edges */
+#define AHEAD 16
+
+static void count_sink(void *acc, const uint32_t *u, const uint32_t *v, size_t n)
 {
 	struct build *b = acc;
-	b->edges++;
-	if (u == v) {
-		b->loops++;
-		return;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		if (i + AHEAD < n) {
+			__builtin_prefetch(&b->cur[u[i + AHEAD]], 1);
+			__builtin_prefetch(&b->cur[v[i + AHEAD]], 1);
+		}
+		if (u[i] == v[i]) {
+			b->loops++;
+			continue;
+		}
+		b->cur[u[i]]++;
+		b->cur[v[i]]++;
 	}
-	b->cur[u]++;
-	b->cur[v]++;
+	b->edges += (int64_t)n;
 }
 
-static void fill_sink(void *acc, uint32_t u, uint32_t v)
+static void fill_sink(void *acc, const uint32_t *u, const uint32_t *v, size_t n)
 {
 	struct build *b = acc;
-	if (u == v)
-		return;
-	b->adj[b->cur[u]++] = (int32_t)v;
-	b->adj[b->cur[v]++] = (int32_t)u;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		if (i + 2 * AHEAD < n) {
+			__builtin_prefetch(&b->cur[u[i + 2 * AHEAD]], 1);
+			__builtin_prefetch(&b->cur[v[i + 2 * AHEAD]], 1);
+		}
+		if (i + AHEAD < n) {
+			__builtin_prefetch(&b->adj[b->cur[u[i + AHEAD]]], 1);
+			__builtin_prefetch(&b->adj[b->cur[v[i + AHEAD]]], 1);
+		}
+		if (u[i] == v[i])
+			continue;
+		b->adj[b->cur[u[i]]++] = (int32_t)v[i];
+		b->adj[b->cur[v[i]]++] = (int32_t)u[i];
+	}
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -143,9 +164,16 @@ struct arrays {
 static void arrays_each(void *src, sb_cache_edge_sink sink, void *acc)
 {
 	const struct arrays *a = src;
-	int64_t k;
-	for (k = 0; k < a->m; k++)
-		sink(acc, (uint32_t)a->u[k], (uint32_t)a->v[k]);
+	uint32_t u[SB_CACHE_EDGE_CHUNK], v[SB_CACHE_EDGE_CHUNK];
+	int64_t k = 0;
+	while (k < a->m) {
+		size_t n = 0;
+		for (; k < a->m && n < SB_CACHE_EDGE_CHUNK; k++, n++) {
+			u[n] = (uint32_t)a->u[k];
+			v[n] = (uint32_t)a->v[k];
+		}
+		sink(acc, u, v, n);
+	}
 }
 
 int sb_cache_graph_from_arrays(struct sb_cache_graph *g, int32_t n, int64_t m,

@@ -35,9 +35,12 @@ struct sb_cache_graph {
 };
 
 /* An edge source the builder calls twice; it must hand the same edges to
- * sink both times (generators re-seed their stream). Ids must be < n. */
-typedef void (*sb_cache_edge_sink)(void *acc, uint32_t u, uint32_t v);
+ * sink both times (generators re-seed their stream), in chunks of n edges
+ * u[i] - v[i] (chunks let the builder prefetch: it waits on memory). Ids
+ * must be < n. */
+typedef void (*sb_cache_edge_sink)(void *acc, const uint32_t *u, const uint32_t *v, size_t n);
 typedef void (*sb_cache_edge_source)(void *src, sb_cache_edge_sink sink, void *acc);
+#define SB_CACHE_EDGE_CHUNK 4096
 
 /* Build g over n nodes from the edges of `each`: symmetrise, deduplicate,
  * drop self-loops (counted). 0, or SB_EXIT_INPUT with err when the result

@@ -101,7 +101,7 @@ static int64_t sample(const struct sb_cache_graph *g, const struct sb_cache_samp
 		      struct sb_cache_batch *b)
 {
 	int64_t len = 0, j;
-	int32_t i;
+	int32_t i, draw[1000];   /* fan-outs are at most 1000 (fanouts_parse) */
 	int l;
 
 	b->nseeds = nseeds;
@@ -120,6 +120,12 @@ static int64_t sample(const struct sb_cache_graph *g, const struct sb_cache_samp
 			int32_t x = out[j];
 			int64_t lo = g->off[x];
 			uint32_t d = (uint32_t)(g->off[x + 1] - lo);
+			/* the loads of later rows start early: the sampler waits on
+			 * memory, not on arithmetic */
+			if (j + 8 < fr)
+				__builtin_prefetch(&g->off[out[j + 8]]);
+			if (j + 2 < fr)
+				__builtin_prefetch(&g->adj[g->off[out[j + 2]]]);
 			if (P > 1) {
 				int32_t mx = part ? part[x] : x % P;
 				if (mx != machine) {
@@ -129,8 +135,12 @@ static int64_t sample(const struct sb_cache_graph *g, const struct sb_cache_samp
 			}
 			if (!d)
 				continue;
+			/* all draws first, so their loads overlap; the
+			 * unpredictable "seen?" branches come after */
+			for (f = 0; f < fan; f++)
+				draw[f] = g->adj[lo + draw_below(rng, d)];
 			for (f = 0; f < fan; f++) {
-				int32_t y = g->adj[lo + draw_below(rng, d)];
+				int32_t y = draw[f];
 				if (!BIT(seen, y)) {
 					SETBIT(seen, y);
 					out[len++] = y;
@@ -177,12 +187,12 @@ int sb_cache_setup_check(const struct sb_cache_setup *s, struct sb_err *err)
 		return sb_err_set(err, SB_EXIT_INPUT, "cache of %lld nodes per GPU: expected "
 				  "1..%d (the graph has %d nodes; a larger cache holds the whole "
 				  "graph)", (long long)s->capacity, g->n, g->n);
-	if (s->smp.nlayers < 1 || s->smp.batch < 1)
+	if (s->smp.nlayers < 1 || s->smp.nlayers > SB_CACHE_MAX_LAYERS || s->smp.batch < 1)
 		return sb_err_set(err, SB_EXIT_INPUT, "sampler: %d layers, batch %d: expected "
 				  "at least one of each", s->smp.nlayers, s->smp.batch);
 	for (i = 0; i < s->smp.nlayers; i++)
-		if (s->smp.fanout[i] < 1)
-			return sb_err_set(err, SB_EXIT_INPUT, "fan-out %d of layer %d: expected >= 1",
+		if (s->smp.fanout[i] < 1 || s->smp.fanout[i] > 1000)
+			return sb_err_set(err, SB_EXIT_INPUT, "fan-out %d of layer %d: expected 1..1000",
 					  s->smp.fanout[i], i + 1);
 	if (s->epochs < 1)
 		return sb_err_set(err, SB_EXIT_INPUT, "epochs %d: expected >= 1", s->epochs);

@@ -398,6 +398,9 @@ Test(cache, belady_textbook)
 	cr_assert_eq(sb_cache_belady_stream(req, bat, 9, 3, 2, 0), 3);
 	cr_assert_eq(sb_cache_belady_stream(req, bat, 9, 3, 3, SB_CACHE_MIN_BYPASS), 6);
 	cr_assert_eq(sb_cache_belady_stream(req, bat, 9, 3, 1, SB_CACHE_MIN_BYPASS), 2);
+	/* warm: a and b held from the start, c always bypassed */
+	cr_assert_eq(sb_cache_belady_stream(req, bat, 9, 3, 2,
+					    SB_CACHE_MIN_BYPASS | SB_CACHE_MIN_WARM), 6);
 	/* one batch of all three: nothing to hit */
 	for (i = 0; i < 9; i++)
 		bat[i] = i / 3;

@@ -146,6 +146,20 @@ out:
 /* R-MAT                                                               */
 /* ------------------------------------------------------------------ */
 
+/* ids through the permutation, with the loads started ahead */
+static void relabel(const int32_t *perm, uint32_t *u, uint32_t *v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		if (i + 16 < n) {
+			__builtin_prefetch(&perm[u[i + 16]]);
+			__builtin_prefetch(&perm[v[i + 16]]);
+		}
+		u[i] = (uint32_t)perm[u[i]];
+		v[i] = (uint32_t)perm[v[i]];
+	}
+}
+
 struct rmat {
 	int scale;
 	int64_t edges;
@@ -159,6 +173,8 @@ static void rmat_each(void *src, sb_cache_edge_sink sink, void *acc)
 	const struct rmat *r = src;
 	struct sb_rng rng = sb_rng_stream(r->seed, (uint64_t)r->scale, (uint64_t)r->edges,
 					  SB_RNG_INSTANCE);
+	uint32_t cu[SB_CACHE_EDGE_CHUNK], cv[SB_CACHE_EDGE_CHUNK];
+	size_t c = 0;
 	int64_t e;
 	for (e = 0; e < r->edges; e++) {
 		uint32_t u = 0, v = 0;
@@ -179,7 +195,13 @@ static void rmat_each(void *src, sb_cache_edge_sink sink, void *acc)
 			v = v << 1 | ((uint32_t)(x >= r->ta) ^ (uint32_t)(x >= r->tab) ^
 				      (uint32_t)(x >= r->tabc));
 		}
-		sink(acc, (uint32_t)r->perm[u], (uint32_t)r->perm[v]);
+		cu[c] = u;
+		cv[c++] = v;
+		if (c == SB_CACHE_EDGE_CHUNK || e + 1 == r->edges) {
+			relabel(r->perm, cu, cv, c);
+			sink(acc, cu, cv, c);
+			c = 0;
+		}
 	}
 }
 
@@ -255,6 +277,8 @@ static void sbm_each(void *src, sb_cache_edge_sink sink, void *acc)
 	const struct sbm *s = src;
 	struct sb_rng rng = sb_rng_stream(s->seed, (uint64_t)s->n, (uint64_t)s->edges,
 					  SB_RNG_INSTANCE ^ 0x73626d);
+	uint32_t cu[SB_CACHE_EDGE_CHUNK], cv[SB_CACHE_EDGE_CHUNK];
+	size_t c = 0;
 	int64_t e;
 	for (e = 0; e < s->edges; e++) {
 		uint32_t u = sb_rng_below(&rng, (uint32_t)s->n), v;
@@ -265,7 +289,13 @@ static void sbm_each(void *src, sb_cache_edge_sink sink, void *acc)
 			int32_t ob = (int32_t)sb_rng_below(&rng, (uint32_t)s->blocks - 1);
 			v = in_block(s, &rng, ob >= bu ? ob + 1 : ob);
 		}
-		sink(acc, (uint32_t)s->perm[u], (uint32_t)s->perm[v]);
+		cu[c] = u;
+		cv[c++] = v;
+		if (c == SB_CACHE_EDGE_CHUNK || e + 1 == s->edges) {
+			relabel(s->perm, cu, cv, c);
+			sink(acc, cu, cv, c);
+			c = 0;
+		}
 	}
 }
 
