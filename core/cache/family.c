@@ -4,6 +4,7 @@
  * no engine file names the family.
  */
 #include "cache.h"
+#include "cache/part.h"
 #include "family.h"
 
 #include <math.h>
@@ -12,6 +13,18 @@
 #include <string.h>
 
 SB_REGISTRY_ACCESSORS(cache_policy, sb_cache_policies)
+
+static void list_partitioners(FILE *out)
+{
+	int n, i;
+	const struct sb_cache_partitioner *const *p = sb_cache_partitioners(&n);
+
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%-8s %-14s %-8s %-16.16s %s\n", "cache", p[i]->name, "partition",
+			p[i]->provenance, p[i]->desc);
+		fprintf(out, "%-8s %-14s %-8s %-16s   %s\n", "", "", "", "", p[i]->cite);
+	}
+}
 
 static void list(FILE *out)
 {
@@ -25,6 +38,7 @@ static void list(FILE *out)
 			p[i]->provenance, p[i]->desc);
 		fprintf(out, "%-8s %-14s %-8s %-16s   %s\n", "", "", "", "", p[i]->cite);
 	}
+	list_partitioners(out);
 }
 
 static const char *const value_opts[] = { "--n", NULL };
@@ -82,7 +96,7 @@ int sb_cache_eval(int argc, char **argv)
 	return rc;
 }
 
-static const char *const roles[] = { "cache_policy", NULL };
+static const char *const roles[] = { "cache_policy", "cache_partitioner", NULL };
 
 const struct sb_family sb_family_cache = {
 	.name = "cache",
