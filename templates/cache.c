@@ -1,33 +1,49 @@
 /*@next (printed by make new-baseline, not copied)
- * edit its order hook, then 'make && bin/sb list cache' shows it;
- * 'bin/sb eval cache --n 20 --policy @NAME@ --bound' tries it,
- * and 'make test' runs it through the checker against the optimum on random instances.
+ * fill in its hooks, then 'make && bin/sb list cache' shows it;
+ * 'bin/sb eval cache --rmat 14 --k 4 --policy @NAME@ --bound' tries it
+ * against Belady's MIN, and 'make test' replays it through the checker
+ * and against Belady on random setups.
  */
 /*
  * @NAME@.c - <one line: what this cache policy does>.
  *
  * <Authors, "Title", Venue Year.>
- * <The algorithm in a few sentences. Say what is verified from a public
+ * <The policy in a few sentences. Say what is verified from a public
  *  source and what is your own choice.>
  *
- * Contract (core/cache/cache.h, struct sb_cache_policy): order() writes a
- * permutation of the jobs; the simulator runs it and the checker validates
- * it. Take every random draw from `rng`.
+ * Contract (core/cache/cache.h, struct sb_cache_policy): one instance per
+ * GPU shard over local ids 0..nloc-1; lookup() says hit or miss, insert()
+ * is called after the batch's lookups for each miss and names its victim.
+ * The checker replays every event; the simulator owns the loop.
  */
 #include "cache/cache.h"
 
-static const struct sb_param params[] = {
-	/* { "name", default, min, max, integer?, "help" }, */
-	{ NULL, 0, 0, 0, 0, NULL },
+struct state {
+	int64_t cap;
 };
 
-static int order(const struct sb_cache_inst *in, const struct sb_opts *o, struct sb_rng *rng,
-		 int *out, struct sb_err *err)
+static int init(const struct sb_cache_shard *sh, const struct sb_opts *o, void **ctx,
+		struct sb_err *err)
 {
-	int j;
-	for (j = 0; j < in->n; j++)
-		out[j] = in->n - 1 - j;
+	struct state *s = SB_NEW(struct state, 1);
+	s->cap = sh->capacity;
+	*ctx = s;
 	return 0;
+}
+
+static int lookup(void *ctx, int32_t v)
+{
+	return 0;
+}
+
+static int32_t insert(void *ctx, int32_t v)
+{
+	return SB_CACHE_BYPASS;
+}
+
+static void release(void *ctx)
+{
+	sb_free(ctx);
 }
 
 const struct sb_cache_policy sb_cache_policy_@IDENT@ = {
@@ -35,6 +51,10 @@ const struct sb_cache_policy sb_cache_policy_@IDENT@ = {
 	.cite = "<Authors, Title, Venue Year>",
 	.desc = "<one line>",
 	.provenance = "ours",
-	.params = params,
-	.order = order,
+	.replicated = 0,
+	.meta_ns = 5,
+	.init = init,
+	.lookup = lookup,
+	.insert = insert,
+	.release = release,
 };

@@ -1,0 +1,49 @@
+/*
+ * common.h - what the cache family's experiments share: the graphs they
+ * run on (Cora when DATA_DIR has it, else a labelled SBM of Cora's size;
+ * R-MAT; SBM), the setup every point starts from, and the rows written for
+ * one replay (experiments/cache/common.c).
+ */
+#ifndef SB_EXPERIMENTS_CACHE_COMMON_H
+#define SB_EXPERIMENTS_CACHE_COMMON_H
+
+#include "cache/cache.h"
+#include "exp.h"
+
+enum { SB_CACHE_G_CORA, SB_CACHE_G_RMAT, SB_CACHE_G_SBM, SB_CACHE_G_N };
+
+/* The experiments' graphs, loaded or generated once in setup. */
+struct sb_cache_graphs {
+	int n;
+	struct sb_cache_graph g[SB_CACHE_G_N];
+	const char *label[SB_CACHE_G_N];   /* "cora", "cora-sbm" (fallback), "rmat-16", ... */
+	char buf[SB_CACHE_G_N][48];
+};
+
+/* Parameters every cache experiment takes (append to its own table with
+ * SB_CACHE_EXP_PARAMS). */
+#define SB_CACHE_EXP_PARAMS                                                                       \
+	{ "rmat_scale", 16, 6, 22, 1, "R-MAT graph: 2^scale nodes, edge factor 16" },             \
+	{ "sbm_nodes", 65536, 512, 4e6, 1, "SBM graph: nodes (256 blocks, mean degree 25)" },     \
+	{ "graphs", 7, 1, 7, 1, "bit mask of graphs: 1 Cora, 2 R-MAT, 4 SBM" },                   \
+	{ "layers", 3, 2, 3, 1, "3: fan-outs 5,10,15 (BGL's scripts); 2: 10,25 (spec §9.3)" },    \
+	{ "batches", 100, 2, 10000, 1, "batches per epoch (batch = training nodes / batches)" },  \
+	{ "train_frac", 0.08, 0.001, 1, 0, "training nodes, uniform (ogbn-products: 8%)" },      \
+	{ "epochs", 3, 1, 100, 1, "epochs replayed (caches stay warm across epochs)" }
+
+/* Load Cora (registering its sha256) or its fallback, and generate the
+ * R-MAT and SBM graphs the parameters name; the note for the results. */
+int sb_cache_exp_graphs(struct sb_exp_ctx *c, struct sb_cache_graphs *gs, struct sb_err *err);
+void sb_cache_exp_graphs_free(struct sb_cache_graphs *gs);
+
+/* An experiment's setup and teardown: the graphs into c->state and
+ * per_graph points for each. */
+int sb_cache_exp_load(struct sb_exp_ctx *c, int per_graph, struct sb_err *err);
+void sb_cache_exp_teardown(struct sb_exp_ctx *c);
+
+/* A setup for graph g from the shared parameters (train owned by the
+ * caller, freed with sb_free). */
+void sb_cache_exp_setup(const struct sb_exp_ctx *c, const struct sb_cache_graph *g, int P,
+			int k, double total_frac, struct sb_cache_setup *s, int32_t **train);
+
+#endif
