@@ -25,7 +25,7 @@ const struct sb_cache_partitioner sb_cache_partitioner_bgl_released = {
 	.name = "bgl-released",
 	.cite = "Liu et al., BGL: GPU-Efficient GNN Training by Optimizing Graph Data I/O and Preprocessing, NSDI 2023",
 	.desc = "BGL block partitioner, released flags (no 2-hop, no label term)",
-	.provenance = "verified: BGL_NSDI2023 BDGPartitioner.tpp, GMiner BPartitioner.tpp",
+	.provenance = "verified: code",
 	.params = sb_bgl_bpart_params,
 	.partition = partition,
 };

@@ -65,7 +65,7 @@ const struct sb_cache_partitioner sb_cache_partitioner_ldg = {
 	.name = "ldg",
 	.cite = "Stanton, Kliot, Streaming Graph Partitioning for Large Distributed Graphs, KDD 2012",
 	.desc = "linear deterministic greedy streaming, capacity (1+eps)|V|/P",
-	.provenance = "verified: LDG as published; stream order and cap ours",
+	.provenance = "verified: paper",  /* stream order and cap: ours */
 	.params = params,
 	.partition = partition,
 };

@@ -76,7 +76,7 @@ const struct sb_cache_partitioner sb_cache_partitioner_metis = {
 	.name = "metis",
 	.cite = "Karypis, Kumar, A Fast and High Quality Multilevel Scheme for Partitioning Irregular Graphs, SIAM J. Sci. Comput. 1998",
 	.desc = "METIS_PartGraphKway, weights (1, is_train), seeded",
-	.provenance = "verified: libmetis (Debian), DistDGL's weights",
+	.provenance = "verified: library",
 	.params = params,
 	.partition = partition,
 };

@@ -27,32 +27,6 @@ int64_t sb_cache_part_cap(int64_t n, int P, double eps)
 	return (int64_t)ceil((1.0 + eps) * (double)n / P - 1e-9);
 }
 
-int sb_cache_fan_parse(const char *text, struct sb_cache_fan *f, struct sb_err *err)
-{
-	const char *s = text;
-
-	f->nlayers = 0;
-	for (;;) {
-		char *end;
-		long v = strtol(s, &end, 10);
-		if (end == s || (*end && *end != ','))
-			return sb_err_set(err, SB_EXIT_INPUT,
-					  "fan-outs '%s': fan-out %d is not an integer", text,
-					  f->nlayers + 1);
-		if (v < 1 || v > 1000)
-			return sb_err_set(err, SB_EXIT_INPUT,
-					  "fan-outs '%s': fan-out %d is %ld, expected 1..1000", text,
-					  f->nlayers + 1, v);
-		if (f->nlayers == SB_CACHE_PART_LAYERS)
-			return sb_err_set(err, SB_EXIT_INPUT, "fan-outs '%s': more than %d layers",
-					  text, SB_CACHE_PART_LAYERS);
-		f->fanout[f->nlayers++] = (int)v;
-		if (!*end)
-			return 0;
-		s = end + 1;
-	}
-}
-
 void sb_cache_walk_step(const struct sb_cache_graph *g, int fanout, const double *x, double *y)
 {
 	int32_t u;
@@ -79,7 +53,7 @@ static int stores(const struct sb_cache_part *pt, int32_t v, int q)
  * propagating the expected count vector one hop at a time (x_{h+1}[w] =
  * fanout_{h+1} * sum over neighbours u of w of x_h[u] / deg(u)). */
 static void traffic(const struct sb_cache_graph *g, const uint8_t *train,
-		    const struct sb_cache_part *pt, const struct sb_cache_fan *fan, int q,
+		    const struct sb_cache_part *pt, const struct sb_cache_sampler *fan, int q,
 		    double *x, double *y, struct sb_cache_part_metrics *m)
 {
 	int32_t n = g->n, u;
@@ -106,7 +80,7 @@ static void traffic(const struct sb_cache_graph *g, const uint8_t *train,
 }
 
 void sb_cache_part_metrics(const struct sb_cache_graph *g, const uint8_t *train,
-			   const struct sb_cache_part *pt, const struct sb_cache_fan *fan,
+			   const struct sb_cache_part *pt, const struct sb_cache_sampler *fan,
 			   struct sb_cache_part_metrics *m)
 {
 	int64_t nodes[SB_CACHE_PART_MAX] = { 0 }, edges[SB_CACHE_PART_MAX] = { 0 };
@@ -158,7 +132,7 @@ void sb_cache_part_metrics(const struct sb_cache_graph *g, const uint8_t *train,
 
 int sb_cache_part_run(const struct sb_cache_graph *g, const uint8_t *train, int P,
 		      const struct sb_cache_partitioner *p, const struct sb_opts *o,
-		      struct sb_rng *rng, const struct sb_cache_fan *fan, struct sb_cache_part *pt,
+		      struct sb_rng *rng, const struct sb_cache_sampler *fan, struct sb_cache_part *pt,
 		      struct sb_cache_part_metrics *m, struct sb_err *err)
 {
 	struct sb_cache_part_metrics own;

@@ -23,6 +23,7 @@
 #ifndef SB_CACHE_PART_H
 #define SB_CACHE_PART_H
 
+#include "cache/cache.h"
 #include "cache/graph.h"
 #include "opts.h"
 #include "registry.h"
@@ -33,7 +34,6 @@
 
 /* copies[] is a bitmask per node, so a partition has at most 64 parts. */
 #define SB_CACHE_PART_MAX 64
-#define SB_CACHE_PART_LAYERS 8
 
 /* What a partitioner produces (arrays owned by the caller of the hook). */
 struct sb_cache_part {
@@ -69,13 +69,6 @@ const struct sb_cache_partitioner *const *sb_cache_partitioners(int *n);
 const struct sb_cache_partitioner *sb_cache_partitioner_find(const char *name);
 const char *sb_cache_partitioner_file(const struct sb_cache_partitioner *p);
 
-/* The sampling model of the traffic metrics: fan-out of hop 1 (from the
- * seeds) first. */
-struct sb_cache_fan {
-	int nlayers;
-	int fanout[SB_CACHE_PART_LAYERS];
-};
-
 struct sb_cache_part_metrics {
 	int P;
 	int64_t cut_edges;             /* undirected edges with ends on two machines */
@@ -94,12 +87,12 @@ struct sb_cache_part_metrics {
  * result. pt is filled (release with sb_cache_part_release). */
 int sb_cache_part_run(const struct sb_cache_graph *g, const uint8_t *train, int P,
 		      const struct sb_cache_partitioner *p, const struct sb_opts *o,
-		      struct sb_rng *rng, const struct sb_cache_fan *fan, struct sb_cache_part *pt,
+		      struct sb_rng *rng, const struct sb_cache_sampler *fan, struct sb_cache_part *pt,
 		      struct sb_cache_part_metrics *m, struct sb_err *err);
 
-/* The metrics of pt (fan may be NULL: no traffic metrics). */
+/* The metrics of pt (fan: the fan-outs of the sampler, or NULL: no traffic metrics). */
 void sb_cache_part_metrics(const struct sb_cache_graph *g, const uint8_t *train,
-			   const struct sb_cache_part *pt, const struct sb_cache_fan *fan,
+			   const struct sb_cache_part *pt, const struct sb_cache_sampler *fan,
 			   struct sb_cache_part_metrics *m);
 
 /* One hop of the expected counts: y[w] = fanout * sum over neighbours u
@@ -118,10 +111,6 @@ int sb_cache_part_check(const struct sb_cache_graph *g, const uint8_t *train,
 
 /* Node capacity of a machine under balance eps: ceil((1+eps) n / P). */
 int64_t sb_cache_part_cap(int64_t n, int P, double eps);
-
-/* "5,10,15" into f (1..SB_CACHE_PART_LAYERS fan-outs, each 1..1000): 0 or
- * SB_EXIT_INPUT with err naming the fan-out at fault. */
-int sb_cache_fan_parse(const char *text, struct sb_cache_fan *f, struct sb_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Partition ILP on tiny graphs (partilp.c, spec §10.3 [O])            */
@@ -148,7 +137,7 @@ void sb_cache_part_ilp_release(struct sb_cache_part_ilp *r);
  * branch-and-bound nodes (deterministic). warm (or NULL) is offered as the
  * first incumbent. 0, SB_EXIT_INPUT (instance too large), or SB_EXIT_RUN. */
 int sb_cache_part_ilp(const struct sb_cache_graph *g, const uint8_t *train, int P, double eps,
-		      int obj, const struct sb_cache_fan *fan, long node_limit,
+		      int obj, const struct sb_cache_sampler *fan, long node_limit,
 		      const int32_t *warm, struct sb_cache_part_ilp *r, struct sb_err *err);
 /* Whether pt satisfies the ILP's balance rows (so the ILP optimum bounds
  * it): 1 or 0. */
@@ -158,6 +147,6 @@ int sb_cache_part_ilp_feasible(const struct sb_cache_graph *g, const uint8_t *tr
  * (tree model above), for every training node s (rows of other nodes 0);
  * n*n doubles owned by the caller, or NULL when out of memory. */
 double *sb_cache_part_expansions(const struct sb_cache_graph *g, const uint8_t *train,
-				 const struct sb_cache_fan *fan);
+				 const struct sb_cache_sampler *fan);
 
 #endif

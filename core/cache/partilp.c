@@ -31,7 +31,7 @@ void sb_cache_part_ilp_release(struct sb_cache_part_ilp *r)
 }
 
 double *sb_cache_part_expansions(const struct sb_cache_graph *g, const uint8_t *train,
-				 const struct sb_cache_fan *fan)
+				 const struct sb_cache_sampler *fan)
 {
 	size_t n = (size_t)g->n;
 	double *f = sb_calloc(n * n, sizeof *f), *x = sb_malloc(sizeof *x * n);
@@ -84,7 +84,7 @@ int sb_cache_part_ilp_feasible(const struct sb_cache_graph *g, const uint8_t *tr
 }
 
 int sb_cache_part_ilp(const struct sb_cache_graph *g, const uint8_t *train, int P, double eps,
-		      int obj, const struct sb_cache_fan *fan, long node_limit,
+		      int obj, const struct sb_cache_sampler *fan, long node_limit,
 		      const int32_t *warm, struct sb_cache_part_ilp *r, struct sb_err *err)
 {
 	int32_t n = g->n, a, b;

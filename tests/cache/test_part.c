@@ -26,7 +26,7 @@ static void run(const struct sb_cache_graph *g, const uint8_t *train, int P,
 		const struct sb_cache_partitioner *p, uint64_t seed, struct sb_cache_part *pt,
 		struct sb_cache_part_metrics *m)
 {
-	struct sb_cache_fan fan = { 2, { 5, 10 } };
+	struct sb_cache_sampler fan = { 2, { 5, 10 }, 0 };
 	struct sb_opts o;
 	struct sb_rng r = sb_rng_stream(seed, 0, 0, SB_RNG_POLICY);
 	struct sb_err err = { 0, "" };
@@ -80,7 +80,7 @@ Test(cache_part, metrics_by_hand)
 	struct sb_cache_graph g;
 	struct sb_err err;
 	struct sb_cache_part pt = { 2, part, NULL, 0 };
-	struct sb_cache_fan fan = { 2, { 2, 2 } };
+	struct sb_cache_sampler fan = { 2, { 2, 2 }, 0 };
 	struct sb_cache_part_metrics m;
 	char why[200];
 	cr_assert_eq(sb_cache_graph_from_arrays(&g, 4, 3, u, v, &err), 0);
@@ -160,19 +160,6 @@ Test(cache_part, bad_partition_count)
 	sb_cache_graph_release(&g);
 }
 
-Test(cache_part, fanout_parse)
-{
-	struct sb_cache_fan f;
-	struct sb_err err;
-	cr_assert_eq(sb_cache_fan_parse("5,10,15", &f, &err), 0);
-	cr_assert_eq(f.nlayers, 3);
-	cr_assert_eq(f.fanout[2], 15);
-	cr_assert_eq(sb_cache_fan_parse("5,0", &f, &err), SB_EXIT_INPUT);
-	cr_assert(strstr(err.msg, "fan-out 2"), "%s", err.msg);
-	cr_assert_eq(sb_cache_fan_parse("5,x", &f, &err), SB_EXIT_INPUT);
-	cr_assert_eq(sb_cache_fan_parse("", &f, &err), SB_EXIT_INPUT);
-}
-
 Test(cache_part, bgl_blocks_cover_every_node)
 {
 	struct sb_cache_graph g;
@@ -204,7 +191,7 @@ Test(cache_part, ilp_bounds_heuristics, .timeout = 120)
 {
 	int n, i, t, obj, tested = 0;
 	const struct sb_cache_partitioner *const *ps = sb_cache_partitioners(&n);
-	struct sb_cache_fan fan = { 2, { 5, 10 } };
+	struct sb_cache_sampler fan = { 2, { 5, 10 }, 0 };
 	for (t = 0; t < 4; t++) {
 		struct sb_cache_graph g;
 		struct sb_err err;
