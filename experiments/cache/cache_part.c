@@ -202,7 +202,7 @@ const struct sb_experiment sb_experiment_cache_part = {
 	.figure = "bgl-F4",
 	.family = "cache",
 	.params = params,
-	.quick_set = "rmat_scale=11 sbm_nodes=4096 batches=20 reps=2",
+	.quick_set = "rmat_scale=11 sbm_nodes=4096 batches=20 reps=3",
 	.cols = cols,
 	.timing_cols = timing_cols,
 	.summary_by = "graph P partitioner",

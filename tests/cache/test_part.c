@@ -235,3 +235,33 @@ Test(cache_part, ilp_bounds_heuristics, .timeout = 120)
 	}
 	cr_assert_gt(tested, 10);
 }
+
+/* The released integer load factor (intdiv = 1) and the paper variant
+ * still give partitions the checker accepts, at every P. */
+Test(cache_part, bgl_flag_variants_checked)
+{
+	const char *names[] = { "bgl-released", "bgl-paper" };
+	struct sb_cache_graph g;
+	struct sb_err err;
+	uint8_t *train;
+	int i, P;
+	cr_assert_eq(sb_cache_gen_sbm(&g, 3000, 32, 8, 0.1, 12, &err), 0, "%s", err.msg);
+	train = mask_every(g.n, 7);
+	for (i = 0; i < 2; i++)
+		for (P = 2; P <= 8; P *= 2) {
+			const struct sb_cache_partitioner *p = sb_cache_partitioner_find(names[i]);
+			struct sb_cache_part pt;
+			struct sb_cache_part_metrics m;
+			struct sb_opts o;
+			struct sb_rng r = sb_rng_stream(2, (uint64_t)P, 0, 0);
+			sb_opts_defaults(&o, p->params);
+			cr_assert_eq(sb_opts_set(&o, p->params, "intdiv=1", "test", &err), 0);
+			cr_assert_eq(sb_opts_set(&o, p->params, "p0=0.01", "test", &err), 0);
+			cr_assert_eq(sb_cache_part_run(&g, train, P, p, &o, &r, NULL, &pt, &m, &err), 0,
+				     "%s P=%d: %s", names[i], P, err.msg);
+			cr_assert_lt(m.bal_nodes, 1.5, "%s P=%d: balance %g", names[i], P, m.bal_nodes);
+			sb_cache_part_release(&pt);
+		}
+	free(train);
+	sb_cache_graph_release(&g);
+}

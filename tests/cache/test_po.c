@@ -10,6 +10,7 @@
 #include "tests/testutil.h"
 
 #include "algorithms/bgl/po.h"
+#include "cache/cache.h"
 #include "workloads/cache/graphs.h"
 
 /* A reference set: open addressing on ids + 1 (0 marks an empty slot). */
@@ -158,5 +159,39 @@ Test(cache_po, seeded)
 	free(train);
 	free(a);
 	free(b);
+	sb_cache_graph_release(&g);
+}
+
+/* PO-K as the sampler's order: the trace builder checks every epoch's
+ * order is a permutation of the training set, so a build is the test. */
+Test(cache_po, drives_the_sampler)
+{
+	struct sb_cache_graph g;
+	struct sb_err err;
+	struct sb_cache_setup s;
+	struct sb_cache_trace t;
+	struct sb_opts o;
+	const struct sb_cache_order *po = sb_cache_order_find("po");
+	cr_assert_not_null(po);
+	cr_assert_eq(sb_cache_gen_sbm(&g, 3000, 24, 10, 0.1, 4, &err), 0, "%s", err.msg);
+	memset(&s, 0, sizeof s);
+	s.g = &g;
+	s.P = 2;
+	s.k = 2;
+	s.capacity = 100;
+	cr_assert_eq(sb_cache_fanouts_parse("5,10", &s.smp, &err), 0);
+	s.smp.batch = 16;
+	s.train = sb_cache_train_uniform(&g, 0.08, 1, &s.ntrain);
+	s.epochs = 2;
+	s.seed = 3;
+	s.order = po;
+	sb_opts_defaults(&o, po->params);
+	cr_assert_eq(sb_opts_set(&o, po->params, "k=8", "test", &err), 0, "%s", err.msg);
+	s.order_opts = &o;
+	cr_assert_eq(sb_cache_setup_check(&s, &err), 0, "%s", err.msg);
+	cr_assert_eq(sb_cache_trace_build(&s, 0, 2, &t, &err), 0, "%s", err.msg);
+	cr_assert_gt(t.nreq, 0);
+	sb_cache_trace_release(&t);
+	sb_free((void *)s.train);
 	sb_cache_graph_release(&g);
 }
