@@ -36,7 +36,7 @@ CFLAGS   ?=
 CFLAGS   += -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) \
             $(WERROR) $(SAN) $(PKG_HDF5_CFLAGS) $(SB_MPI_DEF) \
             -I. -Icore -I$(BUILD)
-LDLIBS   := -lglpk $(PKG_HDF5_LIBS) -lgsl -lgslcblas -lm
+LDLIBS   := -lglpk $(PKG_HDF5_LIBS) -lgsl -lgslcblas -lmetis -lm
 LDFLAGS  += $(SAN)
 
 # the engine (core/*.c) and, one folder per family, everything else

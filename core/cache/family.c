@@ -11,6 +11,7 @@
  *   sb eval cache --rmat 16 --policy lru --epochs 2
  */
 #include "cache.h"
+#include "cache/part.h"
 #include "family.h"
 #include "workloads/cache/graphs.h"
 
@@ -22,29 +23,57 @@
 SB_REGISTRY_ACCESSORS(cache_policy, sb_cache_policies)
 SB_REGISTRY_ACCESSORS(cache_order, sb_cache_orders)
 
+/* One entry of `sb list cache`: the line and its citation below it. */
+static void list_row(FILE *out, const char *name, const char *role, const char *prov,
+		     const char *desc, const char *cite)
+{
+	fprintf(out, "%-8s %-18s %-8s %-16s %s\n", "cache", name, role, prov, desc);
+	fprintf(out, "%-8s %-18s %-8s %-16s   %s\n", "", "", "", "", cite);
+}
+
 static void list(FILE *out)
 {
-	int n, m, i;
+	int n, m, np, i;
 	const struct sb_cache_policy *const *p = sb_cache_policies(&n);
 	const struct sb_cache_order *const *q = sb_cache_orders(&m);
+	const struct sb_cache_partitioner *const *r = sb_cache_partitioners(&np);
 
 	fprintf(out, "%-8s %-18s %-8s %-16s %s\n", "family", "name", "role", "provenance",
 		"description / citation");
-	for (i = 0; i < n; i++) {
-		fprintf(out, "%-8s %-18s %-8s %-16s %s\n", "cache", p[i]->name, "policy",
-			p[i]->provenance, p[i]->desc);
-		fprintf(out, "%-8s %-18s %-8s %-16s   %s\n", "", "", "", "", p[i]->cite);
-	}
-	for (i = 0; i < m; i++) {
-		fprintf(out, "%-8s %-18s %-8s %-16s %s\n", "cache", q[i]->name, "order",
-			q[i]->provenance, q[i]->desc);
-		fprintf(out, "%-8s %-18s %-8s %-16s   %s\n", "", "", "", "", q[i]->cite);
-	}
+	for (i = 0; i < n; i++)
+		list_row(out, p[i]->name, "policy", p[i]->provenance, p[i]->desc, p[i]->cite);
+	for (i = 0; i < m; i++)
+		list_row(out, q[i]->name, "order", q[i]->provenance, q[i]->desc, q[i]->cite);
+	for (i = 0; i < np; i++)
+		list_row(out, r[i]->name, "partitioner", r[i]->provenance, r[i]->desc, r[i]->cite);
+}
+
+/* --partitioner: the machines' node sets of s from partitioner pp (its
+ * defaults), checked, into pt and s->part. */
+static int eval_partition(struct sb_cache_setup *s, const struct sb_cache_partitioner *pp,
+			  uint64_t seed, struct sb_cache_part *pt, struct sb_cache_part_metrics *pm,
+			  struct sb_err *err)
+{
+	uint8_t *mask = sb_calloc((size_t)s->g->n, 1);
+	struct sb_rng r = sb_rng_stream(seed, 0, 0, SB_RNG_POLICY ^ sb_hash_str(pp->name));
+	struct sb_opts o;
+	int32_t v;
+	int rc;
+
+	if (!mask)
+		return sb_err_set(err, SB_EXIT_RUN, "out of memory");
+	for (v = 0; v < s->ntrain; v++)
+		mask[s->train[v]] = 1;
+	sb_opts_defaults(&o, pp->params);
+	rc = sb_cache_part_run(s->g, mask, s->P, pp, &o, &r, &s->smp, pt, pm, err);
+	sb_free(mask);
+	s->part = pt->part;
+	return rc;
 }
 
 static const char *const value_opts[] = {
 	"--graph", "--rmat", "--sbm", "--fanouts", "--batch", "--cache", "--cache-frac", "--P",
-	"--k", "--epochs", "--train-frac", "--order", NULL
+	"--k", "--epochs", "--train-frac", "--order", "--partitioner", NULL
 };
 
 static int write_trace(const char *path, const struct sb_cache_trace *t, struct sb_err *err)
@@ -76,8 +105,11 @@ int sb_cache_eval(int argc, char **argv)
 	struct sb_cache_cost cost;
 	const struct sb_cache_policy *p;
 	const struct sb_cache_order *ord;
+	const struct sb_cache_partitioner *pp = NULL;
+	struct sb_cache_part pt = { 0 };
+	struct sb_cache_part_metrics pm;
 	struct sb_opts po, oo, co;
-	const char *graph = NULL, *order = "shuffle", *fanouts = "5,10,15";
+	const char *graph = NULL, *order = "shuffle", *fanouts = "5,10,15", *partitioner = NULL;
 	double rmat = 0, sbm = 0, batch = 1000, cache = 0, frac = 0.05, P = 1, k = 1, epochs = 1;
 	double train_frac = 0.08;
 	int32_t *train = NULL;
@@ -130,6 +162,8 @@ int sb_cache_eval(int argc, char **argv)
 				return rc;
 		} else if (!strcmp(a, "--order")) {
 			order = v;
+		} else if (!strcmp(a, "--partitioner")) {
+			partitioner = v;
 		}
 	}
 	if (sb_eval_args_finish(&ea, &err))
@@ -144,6 +178,9 @@ int sb_cache_eval(int argc, char **argv)
 		return sb_eval_fail(F, "'%s' is not a registered cache policy", ea.policy);
 	if (!(ord = sb_cache_order_find(order)))
 		return sb_eval_fail(F, "--order '%s': not a registered cache order", order);
+	if (partitioner && !(pp = sb_cache_partitioner_find(partitioner)))
+		return sb_eval_fail(F, "--partitioner '%s': not a registered cache partitioner",
+				    partitioner);
 	if (sb_cache_fanouts_parse(fanouts, &s.smp, &err))
 		return sb_eval_fail(F, "--%s", err.msg);
 	sb_opts_defaults(&po, p->params);
@@ -188,6 +225,10 @@ int sb_cache_eval(int argc, char **argv)
 	s.train = train;
 	if ((rc = sb_cache_setup_check(&s, &err))) {
 		sb_eval_fail(F, "%s", err.msg);
+		goto out;
+	}
+	if (pp && (rc = eval_partition(&s, pp, ea.seed, &pt, &pm, &err))) {
+		sb_err_print(&err);
 		goto out;
 	}
 	if ((rc = sb_cache_trace_build(&s, 0, s.epochs, &t, &err)) ||
@@ -237,16 +278,23 @@ int sb_cache_eval(int argc, char **argv)
 		       p->contents ? "belady_warm (a static cache starts full)" : "belady",
 		       bound ? (double)sb_cache_hits(&st) / (double)bound : 1.0);
 	}
+	if (pp)
+		printf("partitioner: %s\ncut_frac: %.6f\nbalance_nodes: %.4f\nbalance_edges: %.4f\n"
+		       "balance_train: %.4f\nreplication: %.4f\nremote_sample_nodes: %lld\n"
+		       "remote_sample_msgs: %lld\n", pp->name, pm.cut_frac, pm.bal_nodes,
+		       pm.bal_edges, pm.bal_train, pm.repl, (long long)st.remote_sample_nodes,
+		       (long long)st.remote_sample_msgs);
 	if (ea.schedule_out && (rc = write_trace(ea.schedule_out, &t, &err)))
 		sb_err_print(&err);
 out:
 	sb_cache_trace_release(&t);
 	sb_cache_graph_release(&g);
+	sb_cache_part_release(&pt);
 	sb_free(train);
 	return rc;
 }
 
-static const char *const roles[] = { "cache_policy", "cache_order", NULL };
+static const char *const roles[] = { "cache_policy", "cache_order", "cache_partitioner", NULL };
 
 const struct sb_family sb_family_cache = {
 	.name = "cache",
@@ -254,7 +302,7 @@ const struct sb_family sb_family_cache = {
 	.roles = roles,
 	.eval_usage = "[--graph FILE | --rmat SCALE | --sbm NODES] [--fanouts 5,10,15] "
 		      "[--batch B] [--cache N | --cache-frac F] [--P M] [--k G] [--epochs E] "
-		      "[--train-frac F] [--order NAME]",
+		      "[--train-frac F] [--order NAME] [--partitioner NAME]",
 	.eval = sb_cache_eval,
 	.list = list,
 };

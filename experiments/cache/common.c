@@ -2,6 +2,7 @@
  * common.c - the cache family's experiment helpers (common.h).
  */
 #include "common.h"
+#include "cache/part.h"
 
 #include "workloads/cache/graphs.h"
 
@@ -124,4 +125,19 @@ void sb_cache_exp_setup(const struct sb_exp_ctx *c, const struct sb_cache_graph 
 	s->epochs = (int)sb_opts_get(&c->opts, "epochs");
 	s->seed = c->seed;
 	s->order = sb_cache_order_find("shuffle");
+}
+
+int sb_cache_exp_part_opts(const struct sb_exp_ctx *c, const struct sb_cache_partitioner *p,
+			   struct sb_opts *o, struct sb_err *err)
+{
+	const struct sb_param *q;
+	char kv[64];
+
+	sb_opts_defaults(o, p->params);
+	for (q = p->params; q && q->name; q++)
+		if (!strcmp(q->name, "p0")) {
+			snprintf(kv, sizeof kv, "p0=%.17g", sb_opts_get(&c->opts, "bgl_p0"));
+			return sb_opts_set(o, p->params, kv, "bgl_p0", err);
+		}
+	return 0;
 }

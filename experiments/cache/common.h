@@ -46,4 +46,19 @@ void sb_cache_exp_teardown(struct sb_exp_ctx *c);
 void sb_cache_exp_setup(const struct sb_exp_ctx *c, const struct sb_cache_graph *g, int P,
 			int k, double total_frac, struct sb_cache_setup *s, int32_t **train);
 
+/* The partitioner experiments' parameter: BGL's initial seed probability
+ * (GMiner's p0 = 1e-4 is sized for graphs of 10^8 nodes, 10^4 seeds; on
+ * 10^3..10^5 nodes it draws no seed until p is about 1/|V|, and that one
+ * seed then colours its whole component: one block no machine can hold).
+ * The value keeps cells small [O]; BGL's other parameters keep their
+ * released defaults. */
+#define SB_CACHE_EXP_BGL_P0(def) \
+	{ "bgl_p0", def, 1e-9, 1, 0, "initial seed probability of BGL's block partitioner here" }
+
+struct sb_cache_partitioner;
+/* Partitioner p's defaults into o, with the experiment's bgl_p0 for the
+ * partitioners that take "p0". 0 or SB_EXIT_INPUT. */
+int sb_cache_exp_part_opts(const struct sb_exp_ctx *c, const struct sb_cache_partitioner *p,
+			   struct sb_opts *o, struct sb_err *err);
+
 #endif

@@ -33,3 +33,11 @@ expect 2 "meta_nss" -- "$SB" eval cache --rmat 8 --policy fifo --set meta_nss=1
 "$SB" eval cache --rmat 8 --policy fifo --schedule-out "$tmp/trace.txt" > "$tmp/out.txt" 2>&1 &&
 	n=$(awk '$1 == "requests:" { print $2 }' "$tmp/out.txt") &&
 	[ "$(grep -vc '^#' "$tmp/trace.txt")" = "$n" ] && ok || bad "eval cache --schedule-out: trace lines differ from requests"
+# partitioners and proximity-aware ordering (part 2)
+same_points_across_jobs cache_part cache_partilp cache_po
+expect 0 "metis" -- "$SB" list cache
+expect 0 "bgl-released" -- "$SB" list cache
+expect 0 "valid: yes" -- "$SB" eval cache --rmat 9 --order po --policy fifo
+expect 0 "remote_sample_nodes: " -- "$SB" eval cache --sbm 2000 --P 4 --partitioner metis --policy fifo
+expect 0 "replication: " -- "$SB" eval cache --sbm 2000 --P 2 --partitioner pagraph --policy lru
+expect 2 "not a registered cache partitioner" -- "$SB" eval cache --rmat 8 --partitioner nosuch --policy fifo
