@@ -122,6 +122,20 @@ double sb_advlearn_table_ratio(void *prob, const struct sb_online_game *g,
 	return opt / e;
 }
 
+double sb_advlearn_policy_ratio(void *ctx, const struct sb_online_game *g,
+				const struct sb_online_inst *in, double opt)
+{
+	struct sb_advlearn_pol *q = ctx;
+	struct sb_online_table tb;
+	double e;
+
+	if (q->rc || (q->rc = sb_online_tabulate(g, in, q->p, &q->o, &tb, &q->err)))
+		return 0;
+	e = sb_online_expect(g, in, &tb);
+	sb_online_table_release(&tb);
+	return opt / e;
+}
+
 double sb_advlearn_grad(const struct sb_online_game *g, const double *prob,
 			const struct sb_online_inst *in, double opt, double *G)
 {

@@ -73,6 +73,18 @@ typedef double (*sb_advlearn_ratio_fn)(void *ctx, const struct sb_online_game *g
 /* The ratio of a table policy (prob in the sb_online_ptable layout). */
 double sb_advlearn_table_ratio(void *prob, const struct sb_online_game *g,
 			       const struct sb_online_inst *in, double opt);
+/* The ratio of a registered policy (ctx: a struct sb_advlearn_pol whose p
+ * and o are set and rc is 0): tabulates it and runs the exact DP. The first
+ * error sticks in rc/err and later calls return 0, so the caller checks rc
+ * once after the search. */
+struct sb_advlearn_pol {
+	const struct sb_online_policy *p;
+	struct sb_opts o;
+	int rc;
+	struct sb_err err;
+};
+double sb_advlearn_policy_ratio(void *ctx, const struct sb_online_game *g,
+				const struct sb_online_inst *in, double opt);
 /* The per-round update's gradient: adds d(OPT/E[ALG])/dpi(m | t, c, d) of
  * table prob on `in` to G (same layout) and returns OPT/E[ALG]. */
 double sb_advlearn_grad(const struct sb_online_game *g, const double *prob,
