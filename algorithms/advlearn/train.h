@@ -38,6 +38,11 @@ struct sb_advlearn_cfg {
 	int br_every;     /* iterations between best-response measurements (0: none) */
 	int br_steps;     /* REINFORCE steps of a fresh best-response adversary */
 	double lr, adv_lr, entropy;
+	/* 1: pin the staircases into the hall of fame at the start (the
+	 * adversary network never proposes them); 1: at every best-response
+	 * measurement re-score the hall and offer it the best response's worst
+	 * instance. Both on by default; 0 reproduces the first version. */
+	int seed_hall, br_feedback;
 	uint64_t seed, point;   /* the RNG streams: sb_rng_stream(seed, point, ., .) */
 };
 /* advlearn.md §3's defaults (3,000 iterations, B = 64, 5 Adam steps). */
