@@ -3,6 +3,7 @@
  * Names and options are the contract of ARCHITECTURE.md. Exit codes: 0
  * success, 1 run-time failure, 2 usage or bad input.
  */
+#include "adversary.h"
 #include "cli.h"
 #include "claims.h"
 #include "exp.h"
@@ -65,6 +66,15 @@ static const struct command commands[] = {
 	  "independent checker and prints its metrics as `key: value` lines; --bound\n"
 	  "adds the family's lower bounds and the gap. `sb help eval FAMILY` (or\n"
 	  "`sb eval FAMILY --help`) lists a family's inputs.\n" },
+	{ "adversary", "FAMILY --policy NAME [--versus NAME] [--iters N] [--seed N] "
+	  "[--set key=value]... [--exhaustive]", "search small instances for a policy's worst ratio",
+	  "Searches a family's small instances (its generator's parameters and the\n"
+	  "instance's entries) for the worst ratio of policy NAME to the family's exact\n"
+	  "optimum, or to policy --versus: simulated annealing for N proposals (default\n"
+	  "2000; seeded, the same answer on any machine), or every instance with\n"
+	  "--exhaustive (small spaces). Every run goes through the family's checker.\n"
+	  "Prints the worst ratio, when it was found and the instance. --set sizes the\n"
+	  "space (the family's keys are listed on a bad one).\n" },
 	{ "verify-claims", "[--claims FILE] [--results DIR] [--strict]",
 	  "judge every claim of experiments/claims.tsv",
 	  "Evaluates every claim's check on the results and prints one PASS or FAIL\n"
@@ -834,6 +844,7 @@ int sb_cli_main(int argc, char **argv)
 	} run[] = {
 		{ "list", cmd_list }, { "run", cmd_run }, { "export", cmd_export },
 		{ "show", cmd_show }, { "eval", cmd_eval }, { "verify-claims", cmd_verify },
+		{ "adversary", sb_adversary_main },
 		{ "help", cmd_help },
 	};
 	size_t k;

@@ -18,6 +18,8 @@
 
 #include <stdio.h>
 
+struct sb_adversary;
+
 struct sb_family {
 	const char *name;          /* one spelling: folder, file and symbol prefix, CLI */
 	const char *desc;          /* one line, for `sb list` */
@@ -32,6 +34,9 @@ struct sb_family {
 	/* `sb list [<name>]`: prints a header line and two lines per registered
 	 * policy (name, role, provenance, description; then its citation). */
 	void (*list)(FILE *out);
+	/* `sb adversary <name>`: the family's instance space and exact
+	 * reference (core/adversary.h), or NULL when it has none. */
+	const struct sb_adversary *adversary;
 };
 SB_REGISTERED(sb_family);
 

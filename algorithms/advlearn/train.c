@@ -12,7 +12,9 @@
  * gradient and nothing is sampled. The adversary maps (t/T, z), z ~ N(0,
  * I_8) fixed per instance, to a softmax over 16 value levels x D demands
  * and is trained by REINFORCE with a moving-average baseline and an
- * entropy bonus.
+ * entropy bonus. The hall of fame starts with the staircases, pinned, and
+ * takes each best response's worst instance (see hall_seed: sequences the
+ * adversary network cannot propose).
  *
  * Family: online (core/online/).
  */
@@ -43,6 +45,8 @@ void sb_advlearn_defaults(struct sb_advlearn_cfg *cfg)
 	cfg->lr = 1e-3;
 	cfg->adv_lr = 5e-4;
 	cfg->entropy = 0.01;
+	cfg->seed_hall = 1;
+	cfg->br_feedback = 1;
 }
 
 void sb_advlearn_out_release(struct sb_advlearn_out *out)
@@ -119,6 +123,20 @@ double sb_advlearn_table_ratio(void *prob, const struct sb_online_game *g,
 
 	e = table_value(g, prob, in, V, NULL, NULL, 0);
 	sb_free(V);
+	return opt / e;
+}
+
+double sb_advlearn_policy_ratio(void *ctx, const struct sb_online_game *g,
+				const struct sb_online_inst *in, double opt)
+{
+	struct sb_advlearn_pol *q = ctx;
+	struct sb_online_table tb;
+	double e;
+
+	if (q->rc || (q->rc = sb_online_tabulate(g, in, q->p, &q->o, &tb, &q->err)))
+		return 0;
+	e = sb_online_expect(g, in, &tb);
+	sb_online_table_release(&tb);
 	return opt / e;
 }
 
@@ -340,23 +358,26 @@ double sb_advlearn_best_response(const struct sb_online_game *g, sb_advlearn_rat
 
 /* ------------------------------------------------------------ training */
 
-/* Hall of fame: the worst instances seen, replacing the mildest member. */
+/* Hall of fame: the worst instances seen, replacing the mildest member;
+ * the first `pinned` members (the seeds) are never replaced. */
 struct hall {
-	int n, cap;
+	int n, cap, pinned;
 	struct sb_online_inst *in;
 	double *ratio;
 };
 
 static void hall_offer(struct hall *h, const struct sb_online_inst *in, double q)
 {
-	int i, lo = 0;
+	int i, lo = h->pinned;
 
 	if (h->n < h->cap) {
 		copy_inst(&h->in[h->n], in);
 		h->ratio[h->n++] = q;
 		return;
 	}
-	for (i = 1; i < h->n; i++)
+	if (lo >= h->n)
+		return;
+	for (i = lo + 1; i < h->n; i++)
 		if (h->ratio[i] < h->ratio[lo])
 			lo = i;
 	if (q > h->ratio[lo]) {
@@ -417,6 +438,37 @@ static double reinforce_episode(const struct sb_online_game *g, const double *pr
 	return W / opt;
 }
 
+/*
+ * Seed the hall of fame with the staircases (every demand and truncation),
+ * pinned. The adversary network draws each round independently from its
+ * softmax, so a sequence such as "every buyer at L" (the staircase cut
+ * after its first level) has probability about 16^-T under its initial
+ * distribution and is never proposed; a price table that never sees it is
+ * never trained on the states it visits, and can put no mass on L there
+ * (the 2,300x ratios of ol-4 before this). Their ratios are taken under
+ * the initial policy, for the record only: pinned members stay.
+ */
+static void hall_seed(struct hall *h, const struct sb_online_game *g, struct sb_nn *pn,
+		      const double *grid, double *prob, double *V,
+		      const struct sb_advlearn_cfg *cfg)
+{
+	struct sb_online_inst *st;
+	char (*kind)[SB_ONLINE_KIND_LEN];
+	int n = sb_online_gen_evalset(g, cfg->seed, cfg->point, 0, 0, &st, &kind), k;
+
+	policy_table(pn, g, grid, prob);
+	/* at most half the hall, so that it still learns */
+	for (k = 0; k < n && h->n < h->cap / 2; k++) {
+		double opt = sb_online_opt(g, &st[k], NULL);
+		hall_offer(h, &st[k], opt / table_value(g, prob, &st[k], V, NULL, NULL, 0));
+	}
+	h->pinned = h->n;
+	for (k = 0; k < n; k++)
+		sb_online_inst_release(&st[k]);
+	sb_free(st);
+	sb_free(kind);
+}
+
 int sb_advlearn_train(const struct sb_online_game *g, const struct sb_advlearn_cfg *cfg,
 		      struct sb_advlearn_out *out, struct sb_err *err)
 {
@@ -431,8 +483,9 @@ int sb_advlearn_train(const struct sb_online_game *g, const struct sb_advlearn_c
 	double *opt = SB_NEW(double, B), *R = SB_NEW(double, B), rbase = 0;
 	int *cellv = SB_NEW(int, g->T), *actv = SB_NEW(int, g->T), rbased = 0;
 	struct sb_online_inst *in = SB_NEW(struct sb_online_inst, B);
-	struct hall h = { 0, cfg->hall, SB_NEW(struct sb_online_inst, cfg->hall),
+	struct hall h = { 0, cfg->hall, 0, SB_NEW(struct sb_online_inst, cfg->hall),
 			  SB_NEW(double, cfg->hall) };
+	struct sb_online_inst brw = { 0 };
 	struct sb_nn *pn = NULL;
 	struct sb_nn_opt popt = { 0 };
 	struct adv a = { 0 };
@@ -451,6 +504,8 @@ int sb_advlearn_train(const struct sb_online_game *g, const struct sb_advlearn_c
 	}
 	if ((rc = adv_init(&a, g, nadv, cfg->adv_lr, &init, err)))
 		goto out;
+	if (cfg->inputs == SB_ADVLEARN_ADVERSARY && cfg->seed_hall)
+		hall_seed(&h, g, pn, grid, prob, V, cfg);
 	for (it = 0; it <= cfg->iters; it++) {
 		int nb, final = it == cfg->iters;
 		double game = 0;
@@ -517,7 +572,17 @@ int sb_advlearn_train(const struct sb_online_game *g, const struct sb_advlearn_c
 			l->br_max = sb_advlearn_best_response(g, sb_advlearn_table_ratio, prob,
 							      cfg->br_steps, 64, cfg->adv_lr * 10,
 							      cfg->entropy, cfg->seed, cfg->point,
-							      (uint64_t)it + 2, &l->br, NULL);
+							      (uint64_t)it + 2, &l->br, &brw);
+			if (cfg->inputs == SB_ADVLEARN_ADVERSARY && cfg->br_feedback) {
+				/* the hall's ratios were measured against older
+				 * policies: re-score them before the best response's
+				 * worst instance competes for a place */
+				for (b = 0; b < h.n; b++)
+					h.ratio[b] = sb_advlearn_table_ratio(
+						prob, g, &h.in[b], sb_online_opt(g, &h.in[b], NULL));
+				if (brw.T)
+					hall_offer(&h, &brw, l->br_max);
+			}
 			for (b = 0; b < nadv && b < nb && !rc; b++)
 				zsum += zcl_ratio(g, &in[b], opt[b], err, &rc);
 			if (rc)
@@ -539,6 +604,7 @@ int sb_advlearn_train(const struct sb_online_game *g, const struct sb_advlearn_c
 	h.ratio = NULL;
 	h.n = 0;
 out:
+	sb_online_inst_release(&brw);
 	if (rc)
 		release_batch(in, B);
 	for (b = 0; b < h.n; b++)

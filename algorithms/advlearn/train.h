@@ -38,6 +38,11 @@ struct sb_advlearn_cfg {
 	int br_every;     /* iterations between best-response measurements (0: none) */
 	int br_steps;     /* REINFORCE steps of a fresh best-response adversary */
 	double lr, adv_lr, entropy;
+	/* 1: pin the staircases into the hall of fame at the start (the
+	 * adversary network never proposes them); 1: at every best-response
+	 * measurement re-score the hall and offer it the best response's worst
+	 * instance. Both on by default; 0 reproduces the first version. */
+	int seed_hall, br_feedback;
 	uint64_t seed, point;   /* the RNG streams: sb_rng_stream(seed, point, ., .) */
 };
 /* advlearn.md §3's defaults (3,000 iterations, B = 64, 5 Adam steps). */
@@ -73,6 +78,18 @@ typedef double (*sb_advlearn_ratio_fn)(void *ctx, const struct sb_online_game *g
 /* The ratio of a table policy (prob in the sb_online_ptable layout). */
 double sb_advlearn_table_ratio(void *prob, const struct sb_online_game *g,
 			       const struct sb_online_inst *in, double opt);
+/* The ratio of a registered policy (ctx: a struct sb_advlearn_pol whose p
+ * and o are set and rc is 0): tabulates it and runs the exact DP. The first
+ * error sticks in rc/err and later calls return 0, so the caller checks rc
+ * once after the search. */
+struct sb_advlearn_pol {
+	const struct sb_online_policy *p;
+	struct sb_opts o;
+	int rc;
+	struct sb_err err;
+};
+double sb_advlearn_policy_ratio(void *ctx, const struct sb_online_game *g,
+				const struct sb_online_inst *in, double opt);
 /* The per-round update's gradient: adds d(OPT/E[ALG])/dpi(m | t, c, d) of
  * table prob on `in` to G (same layout) and returns OPT/E[ALG]. */
 double sb_advlearn_grad(const struct sb_online_game *g, const double *prob,

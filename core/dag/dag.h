@@ -28,6 +28,7 @@
 #include "opts.h"
 #include "rng.h"
 #include "registry.h"
+#include "adversary.h"
 
 enum sb_devtype { SB_DEV_CPU = 0, SB_DEV_GPU = 1, SB_DEV_TPU = 2 };
 #define SB_DC_ANY (-1) /* op constraint: any device type */
@@ -288,6 +289,8 @@ SB_REGISTERED(sb_dag_policy);
 int sb_dag_eval(int argc, char **argv);
 /* its entry in the family table (core/dag/family.c) */
 extern const struct sb_family sb_family_dag;
+/* The family's `sb adversary` hook (adversary.c). */
+extern const struct sb_adversary sb_dag_adversary;
 
 /* A resolved "PARTITIONER+SCHEDULER" or a single baseline name. */
 struct sb_dag_combo {

@@ -37,4 +37,5 @@ const struct sb_family sb_family_dag = {
 		      "net, default 600, reported when hit)",
 	.eval = sb_dag_eval,
 	.list = list,
+	.adversary = &sb_dag_adversary,
 };

@@ -181,4 +181,5 @@ const struct sb_family sb_family_online = {
 		      "[--buyers FILE.csv] [--table online_learn.h5 (stored policy tables)]",
 	.eval = sb_online_eval,
 	.list = list,
+	.adversary = &sb_online_adversary,
 };

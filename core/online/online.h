@@ -26,6 +26,7 @@
 #ifndef SB_ONLINE_H
 #define SB_ONLINE_H
 
+#include "adversary.h"
 #include "opts.h"
 #include "registry.h"
 #include "rng.h"
@@ -170,6 +171,19 @@ int sb_online_check_episode(const struct sb_online_game *g, const struct sb_onli
 int sb_online_check_expect(const struct sb_online_game *g, const struct sb_online_inst *in,
 			   const struct sb_online_table *tb, double ealg, char *why, size_t len);
 
+/* Exhaustive enumeration (exhaust.c): the worst OPT/E[ALG] of online
+ * policy p over every instance of g's T rounds with values on nv geometric
+ * levels in [L, U] and demands 1..D ((nv D)^T instances, at most 1e9, and
+ * T <= SB_ONLINE_EXHAUST_MAXT). *code is the worst instance's number for
+ * sb_online_gen_enum (the first in enumeration order among ties), *count
+ * the instances enumerated. The caller replays the worst one through
+ * sb_online_run (its checkers). Returns 0 or SB_EXIT_INPUT (offline policy,
+ * too many instances) with err. */
+#define SB_ONLINE_EXHAUST_MAXT 8
+int sb_online_exhaust(const struct sb_online_game *g, const struct sb_online_policy *p,
+		      const struct sb_opts *o, int nv, double *worst, unsigned long long *code,
+		      unsigned long long *count, struct sb_err *err);
+
 /* The offline optimum by the knapsack DP over capacity, O(T C). If take is
  * not NULL it receives an optimal selection. */
 double sb_online_opt(const struct sb_online_game *g, const struct sb_online_inst *in,
@@ -191,5 +205,12 @@ double sb_online_round_up(const struct sb_online_game *g, double p);
 /* `sb eval online ...` (family.c) and the family's entry in the table. */
 int sb_online_eval(int argc, char **argv);
 extern const struct sb_family sb_family_online;
+/* The family's `sb adversary` hook (adversary.c): its parameters are the
+ * game (T, C, D, M, ul with L = 1) and nv, the value levels; genes 2t and
+ * 2t + 1 are buyer t's value level and demand - 1, which decode writes
+ * into `in` (allocated for g->T rounds). */
+extern const struct sb_adversary sb_online_adversary;
+void sb_online_adversary_decode(const struct sb_online_game *g, int nv, const int *gene,
+				struct sb_online_inst *in);
 
 #endif

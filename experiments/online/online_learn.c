@@ -105,36 +105,14 @@ static size_t row_of(struct sb_table *out, const char *kind, const char *var,
 	return row;
 }
 
-/* the ratio of a registered policy, for its best-response adversary */
-struct pol {
-	const struct sb_online_policy *p;
-	struct sb_opts o;
-	int rc;
-	struct sb_err err;
-};
-
-static double pol_ratio(void *ctx, const struct sb_online_game *g,
-			const struct sb_online_inst *in, double opt)
-{
-	struct pol *q = ctx;
-	struct sb_online_table tb;
-	double e;
-
-	if (q->rc || (q->rc = sb_online_tabulate(g, in, q->p, &q->o, &tb, &q->err)))
-		return 0;
-	e = sb_online_expect(g, in, &tb);
-	sb_online_table_release(&tb);
-	return opt / e;
-}
-
 /* The empirical CR of policy p over the evaluation set plus a best
  * response aimed at it; one "cr" row. */
 static int eval_policy(struct sb_exp_ctx *c, int point, const struct sb_online_game *g,
 		       const struct sb_online_policy *p, const char *var,
-		       struct sb_online_inst *set, char (*kind)[16], int nset, int nrand,
+		       struct sb_online_inst *set, char (*kind)[SB_ONLINE_KIND_LEN], int nset, int nrand,
 		       struct sb_table *out, struct sb_err *err)
 {
-	struct pol q = { p, { 0 }, 0, { 0, "" } };
+	struct sb_advlearn_pol q = { p, { 0 }, 0, { 0, "" } };
 	struct sb_online_inst worst = { 0 };
 	int k, rc = 0, wk = -1, brs = (int)sb_opts_get(&c->opts, "br_steps");
 	double cr = 0, sum = 0, last, ilp, lp;
@@ -149,7 +127,7 @@ static int eval_policy(struct sb_exp_ctx *c, int point, const struct sb_online_g
 		double opt, x;
 		if (k == nset) {
 			/* the best response aimed at this policy, replayed below */
-			sb_advlearn_best_response(g, pol_ratio, &q, brs, 64, 5e-3, 0.01, c->seed,
+			sb_advlearn_best_response(g, sb_advlearn_policy_ratio, &q, brs, 64, 5e-3, 0.01, c->seed,
 						  (uint64_t)point, 1000 + sb_hash_str(p->name) % 1000,
 						  &last, &worst);
 			if ((rc = q.rc)) {
@@ -194,13 +172,13 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	int v = point % NVAR, T = (int)sb_opts_get(&c->opts, "T");
 	int C = (int)sb_opts_get(&c->opts, "C"), D = (int)sb_opts_get(&c->opts, "D");
 	int M = (int)sb_opts_get(&c->opts, "M"), nrand = (int)sb_opts_get(&c->opts, "random");
-	int i, k, t, cc, d, m, np, nset = 0, cap, rc;
+	int i, k, t, cc, d, m, np, nset = 0, rc;
 	const struct sb_online_policy *const *pol = sb_online_policies(&np);
 	struct sb_advlearn_cfg cfg;
 	struct sb_advlearn_out res;
 	struct sb_online_game g;
 	struct sb_online_inst *set;
-	char (*kind)[16];
+	char (*kind)[SB_ONLINE_KIND_LEN];
 	size_t row;
 
 	if ((rc = sb_online_game_init(&g, T, C, D, M, 1, ratios[point / NVAR], err)))
@@ -271,24 +249,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	}
 	/* the evaluation set: staircases of every demand and truncation, random
 	 * inputs, the hall of fame */
-	cap = D * M + 2 * nrand + res.nhall;
-	set = SB_NEW(struct sb_online_inst, cap);
-	kind = sb_xcalloc((size_t)cap, sizeof *kind);
-	for (d = 1; d <= D; d++) {
-		int per = (C + d - 1) / d, levels = T / per < M ? T / per : M;
-		if (levels < 2)
-			levels = 2;
-		for (k = 0; k < levels; k++, nset++) {
-			sb_online_gen_staircase(&g, &set[nset], levels, k, d);
-			snprintf(kind[nset], sizeof kind[nset], "stair%d.%d", d, k);
-		}
-	}
-	for (k = 0; k < 2 * nrand; k++, nset++) {
-		struct sb_rng gen = sb_rng_stream(c->seed, (uint64_t)point, (uint64_t)k,
-						  SB_RNG_NOISE);
-		sb_online_gen_random(&g, &set[nset], k >= nrand, &gen);
-		snprintf(kind[nset], sizeof kind[nset], k >= nrand ? "logrand" : "rand");
-	}
+	nset = sb_online_gen_evalset(&g, c->seed, (uint64_t)point, nrand, res.nhall, &set, &kind);
 	for (k = 0; k < res.nhall; k++, nset++) {
 		sb_online_inst_alloc(&set[nset], T);
 		memcpy(set[nset].d, res.hall[k].d, (size_t)T * sizeof *set[nset].d);

@@ -48,3 +48,10 @@ expect 2 "line 2: field '#operations': value 1.5e+308 out of range" -- "$SB" eva
 # a schedule that cannot be written is a failure
 printf 'Id,out,in,coloc,tensor,ops,ram,dc,name\n1,,,,5,10,1,NO,a\n' > "$tmp/one.csv"
 expect 1 "cannot write '/dev/full'" -- "$SB" eval dag --graph "$tmp/one.csv" --devices "$tmp/d.csv" --policy cp+pct --schedule-out /dev/full
+# sb adversary dag: the annealing search on tiny graphs and its bad input
+expect 0 "worst_ratio: " -- "$SB" adversary dag --policy cp+pct --iters 30
+expect 0 "versus: heft" -- "$SB" adversary dag --policy hash --versus heft --iters 30
+expect 2 "not a registered dag partitioner" -- "$SB" adversary dag --policy nosuch+pct
+expect 2 "n" -- "$SB" adversary dag --policy cp+pct --set n=8
+expect 2 "devices" -- "$SB" adversary dag --policy cp+pct --set devices=0
+expect 2 "more than" -- "$SB" adversary dag --policy cp+pct --exhaustive

@@ -37,3 +37,24 @@ expect 0 "valid: yes" -- "$SB" eval online --policy learned --table "$tmp/m1.h5"
 expect 0 "valid: yes" -- "$SB" eval online --policy learned-reinforce --table "$tmp/m1.h5" --T 10 --C 10 --D 2 --ul 5
 expect 2 "no stored policy table for T = 20" -- "$SB" eval online --policy learned --table "$tmp/m1.h5"
 expect 2 "no column 'kind'" -- "$SB" eval online --policy learned --table "$tmp/cr.h5"
+# sb adversary online: the annealing search and its bad input
+expect 0 "worst_ratio: " -- "$SB" adversary online --policy zcl --iters 50
+expect 0 "search: exhaustive" -- "$SB" adversary online --policy greedy --exhaustive --set T=3
+expect 2 "stored" -- "$SB" adversary online --policy learned
+expect 2 "offline" -- "$SB" adversary online --policy hindsight
+expect 2 "unknown policy 'nosuch'" -- "$SB" adversary online --policy nosuch
+expect 2 "--policy is required" -- "$SB" adversary online
+expect 2 "--iters '0'" -- "$SB" adversary online --policy zcl --iters 0
+expect 2 "--iters 'x'" -- "$SB" adversary online --policy zcl --iters x
+expect 2 "--seed needs a value" -- "$SB" adversary online --policy zcl --seed
+expect 2 "--versus given twice" -- "$SB" adversary online --policy zcl --versus greedy --versus zlw
+expect 2 "ul" -- "$SB" adversary online --policy zcl --set ul=1
+expect 2 "T" -- "$SB" adversary online --policy zcl --set T=0
+expect 2 "nosuch" -- "$SB" adversary online --policy zcl --set nosuch=1
+expect 2 "more than" -- "$SB" adversary online --policy zcl --exhaustive --set T=12
+expect 2 "unknown option '--bogus'" -- "$SB" adversary online --policy zcl --bogus
+expect 2 "no adversary hook: 'nosuch'" -- "$SB" adversary nosuch --policy zcl
+# online_ratio's game sizes are range-checked
+expect 2 "et" -- "$SB" run online_ratio --quick --set et=7 --out "$tmp/olr.h5"
+expect 2 "nv" -- "$SB" run online_ratio --quick --set nv=1 --out "$tmp/olr.h5"
+same_points_across_jobs online_ratio adversary

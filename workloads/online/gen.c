@@ -5,6 +5,7 @@
 #include "wlfile.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void sb_online_gen_random(const struct sb_online_game *g, struct sb_online_inst *in, int logu,
@@ -51,6 +52,33 @@ void sb_online_gen_enum(const struct sb_online_game *g, struct sb_online_inst *i
 		in->v[t] = sb_online_level(g->L, g->U, nv, k / g->D);
 		in->d[t] = 1 + k % g->D;
 	}
+}
+
+int sb_online_gen_evalset(const struct sb_online_game *g, uint64_t seed, uint64_t point,
+			  int nrand, int extra, struct sb_online_inst **set,
+			  char (**kind)[SB_ONLINE_KIND_LEN])
+{
+	int d, k, n = 0, cap = g->D * g->M + 2 * nrand + extra;
+	struct sb_online_inst *s = SB_NEW(struct sb_online_inst, cap);
+	char (*kd)[SB_ONLINE_KIND_LEN] = sb_xcalloc((size_t)cap, sizeof *kd);
+
+	for (d = 1; d <= g->D; d++) {
+		int per = (g->C + d - 1) / d, levels = g->T / per < g->M ? g->T / per : g->M;
+		if (levels < 2)
+			levels = 2;
+		for (k = 0; k < levels; k++, n++) {
+			sb_online_gen_staircase(g, &s[n], levels, k, d);
+			snprintf(kd[n], sizeof kd[n], "stair%d.%d", d, k);
+		}
+	}
+	for (k = 0; k < 2 * nrand; k++, n++) {
+		struct sb_rng gen = sb_rng_stream(seed, point, (uint64_t)k, SB_RNG_NOISE);
+		sb_online_gen_random(g, &s[n], k >= nrand, &gen);
+		snprintf(kd[n], sizeof kd[n], k >= nrand ? "logrand" : "rand");
+	}
+	*set = s;
+	*kind = kd;
+	return n;
 }
 
 int sb_online_load(const char *path, int D, double L, double U, struct sb_online_inst *in,

@@ -24,6 +24,16 @@ void sb_online_gen_staircase(const struct sb_online_game *g, struct sb_online_in
  * nv * D; there are (nv * D)^T of them. Allocates in. */
 void sb_online_gen_enum(const struct sb_online_game *g, struct sb_online_inst *in, int nv,
 			unsigned long long code);
+/* The evaluation inputs of advlearn.md §5 other than the adversaries:
+ * staircases of every demand 1..D and every truncation (as many levels as
+ * fit in T rounds, 2..M), then nrand uniform and nrand log-uniform random
+ * instances from the streams (seed, point, k, SB_RNG_NOISE). Allocates
+ * *set with room for `extra` more instances at its end and *kind (labels
+ * "stair<d>.<level>", "rand", "logrand"); returns the number generated. */
+#define SB_ONLINE_KIND_LEN 16
+int sb_online_gen_evalset(const struct sb_online_game *g, uint64_t seed, uint64_t point,
+			  int nrand, int extra, struct sb_online_inst **set,
+			  char (**kind)[SB_ONLINE_KIND_LEN]);
 /* A user's buyers: a CSV file with the header "d,v" and one buyer per line
  * (demand in 1..D, per-unit value in [L, U]); '#' lines are comments. The
  * number of buyers is the game's T. Returns 0 or SB_EXIT_INPUT naming the

@@ -1,0 +1,34 @@
+# online_ratio: advlearn F4 and F6 (large items; K = 2 is not built), from
+# the competitive-ratio table's runs (reconstructed problem and training).
+# (a) F4: mean OPT/E[ALG] on the uniform and log-uniform random inputs vs
+#     U/L, small items (unit demands, C = 10) and large items (C = 4,
+#     demands 1-2), every online policy;
+# (b) F6: empirical competitive ratio (max over best response, staircases,
+#     random inputs, exhaustive enumeration, annealing) with large items,
+#     next to 1 + ln(U/L), which ZCL guarantees only for small items.
+# One multiplot; the script renders PNG and PDF itself.
+load "plots/style.gp"
+pols = system(sprintf("%s export %s points | awk 'NR>1 {print $3}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+do for [fmt in "png pdf"] {
+  if (fmt eq "png") { set terminal pngcairo size 1200,500 font "DejaVu Sans,10" } \
+  else { set terminal pdfcairo size 12,5 font "DejaVu Sans,9" }
+  set output OUT.".".fmt
+  set multiplot layout 1,2 title "Online policies on small items (unit demands, C = 10) and large items (demands 1-2, C = 4)"
+  set key top left font ",8"
+  set logscale x
+  set xlabel "U/L (log scale)"
+  set title "(a) average case (F4): mean OPT / E[ALG] on random inputs"
+  set ylabel "mean OPT / E[ALG]"
+  plot for [i=1:words(pols)] data("points", "--where regime=small --where policy=".word(pols,i)) \
+         using "ul":"mean_rand" with linespoints lt i title word(pols,i)." (small)", \
+       for [i=1:words(pols)] data("points", "--where regime=enum --where policy=".word(pols,i)) \
+         using "ul":"mean_rand" with points lt i pt 6 ps 1.2 notitle
+  set title "(b) large items (F6): empirical CR, open circles in (a)"
+  set ylabel "max OPT / E[ALG] (log scale)"
+  set logscale y
+  plot for [i=1:words(pols)] data("points", "--where regime=enum --where policy=".word(pols,i)) \
+         using "ul":"cr" with linespoints lt i title word(pols,i), \
+       data("points", "--where regime=enum --where policy=zcl") using "ul":"ln_bound" with lines lt 8 dt 2 title "1 + ln(U/L)"
+  unset logscale y
+  unset multiplot
+}
