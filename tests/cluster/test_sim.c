@@ -617,10 +617,11 @@ static void same(const struct sb_cluster_result *a, const struct sb_cluster_resu
 /* Fast path (the registered policy) against the plain one: the reference
  * policy ref if given, else the same policy with the dispatcher and the
  * policies in their plain paths (sb_cluster_dispatch_plain), with the
- * options of `set`. Two clusters (sim128 with its restart overhead,
- * testbed without), loads from 0.8 to 1.4. Returns the preemptions seen,
- * so that the instances are known to exercise the preemptive path. */
-static int compare_set(const char *name, const struct sb_cluster_policy *ref, const char *set)
+ * options of `set`, at loads from load0 up. Two clusters (sim128 with its
+ * restart overhead, testbed without). Returns the preemptions seen, so
+ * that the instances are known to exercise the preemptive path. */
+static int compare_load(const char *name, const struct sb_cluster_policy *ref, const char *set,
+			double load0)
 {
 	const struct sb_cluster_policy *fast = sb_cluster_policy_find(name);
 	const char *const names[] = { "sim128", "testbed" };
@@ -638,7 +639,7 @@ static int compare_set(const char *name, const struct sb_cluster_policy *ref, co
 		for (inst = 0; inst < 4; inst++) {
 			struct sb_jobset js;
 			struct sb_cluster_result rf, rp;
-			small_w1(&js, &c, ci ? 150 : 300, 0.8 + 0.2 * inst, 40 + inst + 10 * ci);
+			small_w1(&js, &c, ci ? 150 : 300, load0 + 0.2 * inst, 40 + inst + 10 * ci);
 			sb_cluster_dispatch_plain = 0;
 			simulate(&c, &js, fast, set, &rf);
 			sb_cluster_dispatch_plain = ref == NULL;
@@ -653,6 +654,11 @@ static int compare_set(const char *name, const struct sb_cluster_policy *ref, co
 		}
 	}
 	return npre;
+}
+
+static int compare_set(const char *name, const struct sb_cluster_policy *ref, const char *set)
+{
+	return compare_load(name, ref, set, 0.8);
 }
 
 static int compare(const char *name, const struct sb_cluster_policy *ref)
@@ -700,7 +706,21 @@ Test(cluster_fast, tiresias_gittins)
 		  "instances with preemptions");
 }
 
+/* optimus: refits of running jobs only, the median key of the jobs
+ * without an estimate from two sorted arrays; also without the periodic
+ * wake-ups and with noisier samples (more failed fits). */
 Test(cluster_fast, optimus)
 {
 	cr_expect(compare("optimus", NULL) > 0, "instances with preemptions");
+	cr_expect(compare_set("optimus", NULL, "period=0,qmin=0") > 0, "instances with preemptions");
+	cr_expect(compare_set("optimus", NULL, "noise=0.3") > 0, "instances with preemptions");
+}
+
+/* qssf is non-preemptive: the comparison is of starts and GPUs; also in
+ * overload, where a queue has formed before the first completion (jobs
+ * without an estimate that get one later). */
+Test(cluster_fast, qssf)
+{
+	compare("qssf", NULL);
+	compare_load("qssf", NULL, NULL, 3);
 }
