@@ -313,19 +313,6 @@ struct state {
 	struct sb_cluster_d2 d2;
 };
 
-static int key_before(const void *ctx, int x, int y)
-{
-	const double *key = ctx;
-	if (key[x] != key[y])
-		return key[x] < key[y];
-	return x < y;
-}
-
-static int id_before(const void *ctx, int x, int y)
-{
-	(void)ctx;
-	return x < y;
-}
 
 /* The loss job j reports at iteration k; only iterations it has done. */
 static double observe(const struct state *st, struct sb_csim *s, int j, long k)
@@ -363,8 +350,8 @@ static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng
 	st->scratch = SB_NEW(double, n > 0 ? n : 1);
 	st->wake_at = -INFINITY;
 	st->fast = !sb_cluster_dispatch_plain;
-	sb_cluster_jheap_init(&st->est_q, key_before, st->key);
-	sb_cluster_jheap_init(&st->none_q, id_before, NULL);
+	sb_cluster_jheap_init(&st->est_q, sb_cluster_key_before, st->key);
+	sb_cluster_jheap_init(&st->none_q, sb_cluster_id_before, NULL);
 	st->pkeys = SB_NEW(double, n > 0 ? n : 1);
 	st->rsorted = SB_NEW(int, n > 0 ? n : 1);
 	st->mark = SB_NEW(unsigned char, n > 0 ? n : 1);
@@ -498,7 +485,7 @@ static int wait_head(void *ctx)
 		st->key[u] = st->med;
 	if (e < 0)
 		return u;
-	return u >= 0 && key_before(st->key, u, e) ? u : e;
+	return u >= 0 && sb_cluster_key_before(st->key, u, e) ? u : e;
 }
 
 static void wait_take(void *ctx)
@@ -566,7 +553,7 @@ static void schedule_fast(struct state *st, struct sb_csim *s)
 		}
 	for (i = 1; i < m; i++) {
 		int j = st->rsorted[i];
-		for (k = i; k > 0 && key_before(st->key, j, st->rsorted[k - 1]); k--)
+		for (k = i; k > 0 && sb_cluster_key_before(st->key, j, st->rsorted[k - 1]); k--)
 			st->rsorted[k] = st->rsorted[k - 1];
 		st->rsorted[k] = j;
 	}
@@ -585,7 +572,7 @@ static void schedule_fast(struct state *st, struct sb_csim *s)
 	for (i = 0; i < n; i++)
 		if (st->nhat[run[i]] < 0)
 			st->key[run[i]] = st->med;
-	sb_cluster_d2_dispatch(s, &st->d2, key_before, st->key, &wait_ops, st, st->qmin);
+	sb_cluster_d2_dispatch(s, &st->d2, sb_cluster_key_before, st->key, &wait_ops, st, st->qmin);
 }
 
 static void schedule(void *ctx, struct sb_csim *s)

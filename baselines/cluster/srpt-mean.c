@@ -83,20 +83,6 @@ static double job_key(const struct state *st, const struct sb_csim *s, int j)
 		      sb_cluster_sim_done(s, j));
 }
 
-static int before(const void *ctx, int x, int y)
-{
-	const double *key = ctx;
-	if (key[x] != key[y])
-		return key[x] < key[y];
-	return x < y;
-}
-
-static int id_before(const void *ctx, int x, int y)
-{
-	(void)ctx;
-	return x < y;
-}
-
 /* ------------------------------------------------------------------ */
 /* Classes of waiting jobs (fast path)                                  */
 /* ------------------------------------------------------------------ */
@@ -157,7 +143,7 @@ static int class_find(struct state *st, int family, int g, double tau, long done
 	k->tau = tau;
 	k->done = done;
 	k->key = 0;
-	sb_cluster_jheap_init(&k->ids, id_before, NULL);
+	sb_cluster_jheap_init(&k->ids, sb_cluster_id_before, NULL);
 	st->pos[st->ncls] = -1;
 	st->slot[i] = st->ncls;
 	return st->ncls++;
@@ -345,7 +331,8 @@ static void schedule(void *ctx, struct sb_csim *s)
 		act = sb_cluster_sim_running(s, &n);
 		for (i = 0; i < n; i++)
 			st->key[act[i]] = job_key(st, s, act[i]);
-		sb_cluster_d2_dispatch(s, &st->d2, before, st->key, &wait_ops, st, st->qmin);
+		sb_cluster_d2_dispatch(s, &st->d2, sb_cluster_key_before, st->key, &wait_ops, st,
+				       st->qmin);
 		return;
 	}
 	act = sb_cluster_sim_active(s, &n);

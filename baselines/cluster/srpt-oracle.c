@@ -31,22 +31,14 @@ struct state {
 	struct sb_cluster_d2 d2;
 };
 
-/* The rank: smaller remaining work first, ties to the earlier arrival. */
-static int before(const void *ctx, int x, int y)
-{
-	const double *key = ctx;
-	if (key[x] != key[y])
-		return key[x] < key[y];
-	return x < y;
-}
-
 static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
 {
 	struct state *st = SB_NEW(struct state, 1);
 	(void)rng;
 	st->qmin = sb_opts_get(o, "qmin");
 	st->key = SB_NEW(double, sb_cluster_sim_njobs(s));
-	sb_cluster_jheap_init(&st->wait, before, st->key);
+	/* the rank: smaller remaining work first, ties to the earlier arrival */
+	sb_cluster_jheap_init(&st->wait, sb_cluster_key_before, st->key);
 	sb_cluster_d2_init(&st->d2, sb_cluster_sim_njobs(s));
 	return st;
 }
@@ -81,8 +73,8 @@ static void schedule(void *ctx, struct sb_csim *s)
 	const int *run = sb_cluster_sim_running(s, &n);
 	for (i = 0; i < n; i++)
 		set_key(st, s, run[i]);
-	sb_cluster_d2_dispatch(s, &st->d2, before, st->key, &sb_cluster_jheap_pending, &st->wait,
-			       st->qmin);
+	sb_cluster_d2_dispatch(s, &st->d2, sb_cluster_key_before, st->key,
+			       &sb_cluster_jheap_pending, &st->wait, st->qmin);
 }
 
 const struct sb_cluster_policy sb_cluster_policy_srpt_oracle = {

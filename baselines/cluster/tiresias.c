@@ -32,7 +32,8 @@
  * a waiting job keeps its queue and index (its service does not grow; the
  * Gittins table is rebuilt rarely, and then every waiting job is
  * re-ranked), so the waiting jobs stay in a heap in rank order and only
- * the running ones are re-ranked at a decision (sb_cluster_d2_dispatch).
+ * the running ones are re-ranked at a decision (sb_cluster_d2_dispatch),
+ * each from its position in the Gittins table at the last decision.
  * The actions are those of ranking every job at every decision, the plain
  * path the other settings keep (tests/cluster/test_sim.c, cluster_fast,
  * compares the two).
@@ -75,6 +76,11 @@ struct state {
 	/* the fast path: waiting jobs in a heap, running ones in d2 */
 	int fast, rekey;
 	const struct sb_csim *s;
+	/* the table position of each job's index (gk) and the table it was
+	 * found in (gver): a running job's service moves on slowly, so its
+	 * position is usually the same or the next one */
+	int *gk;
+	unsigned *gver, tver;
 	struct sb_cluster_jheap wait;
 	struct sb_cluster_d2 d2;
 	int *put, nput;        /* jobs that became pending in this decision */
@@ -188,6 +194,9 @@ void *sb_tiresias_init(struct sb_csim *s, const struct sb_opts *o, int gittins)
 		sb_cluster_jheap_init(&st->wait, job_before, st);
 		sb_cluster_d2_init(&st->d2, n);
 		st->put = SB_NEW(int, n > 0 ? n : 1);
+		st->gk = SB_NEW(int, n > 0 ? n : 1);
+		st->gver = SB_NEW(unsigned, n > 0 ? n : 1);
+		st->tver = 1;
 	}
 	if (gittins) {
 		st->delta = sb_opts_get(o, "delta");
@@ -216,6 +225,8 @@ void sb_tiresias_release(void *ctx)
 	sb_cluster_jheap_release(&st->wait);
 	sb_cluster_d2_release(&st->d2);
 	sb_free(st->put);
+	sb_free(st->gk);
+	sb_free(st->gver);
 	sb_free(st);
 }
 
@@ -239,6 +250,7 @@ void sb_tiresias_finish(void *ctx, struct sb_csim *s, int j)
 		sb_gittins_build(&st->gt, st->done_gput, st->ndone, st->delta);
 		st->nbuilt = st->ndone;
 		st->rekey = 1;
+		st->tver++;
 	}
 }
 
@@ -287,13 +299,37 @@ static double service(const struct state *st, const struct sb_csim *s, int j)
 	return sb_cluster_sim_attained(s, j) - st->base[j];
 }
 
+/* sb_gittins_index(&st->gt, a) for job j: the index of the first sample
+ * above a (gi[m] = 0 covers a beyond the largest), found from the position
+ * of j's last look-up when that is still the first above a. */
+static double gittins_of(struct state *st, int j, double a)
+{
+	const struct sb_gittins *g = &st->gt;
+	int k = st->gk[j];
+	if (g->m == 0)
+		return 0;
+	if (st->gver[j] != st->tver || (k > 0 && g->v[k - 1] > a)) {
+		k = above(g->v, g->m, a);
+	} else {
+		/* forward: a short walk, then a search if it runs long */
+		int step = 0;
+		while (k < g->m && g->v[k] <= a && step++ < 8)
+			k++;
+		if (k < g->m && g->v[k] <= a)
+			k = above(g->v, g->m, a);
+	}
+	st->gk[j] = k;
+	st->gver[j] = st->tver;
+	return g->gi[k];
+}
+
 /* Queue and index of j from its service now. */
 static void rank_job(struct state *st, const struct sb_csim *s, int j)
 {
 	double svc = service(st, s, j);
 	st->q[j] = queue_of(st, svc);
 	if (st->gittins)
-		st->rank[j] = sb_gittins_index(&st->gt, floor(svc));
+		st->rank[j] = gittins_of(st, j, floor(svc));
 }
 
 static int wait_head(void *ctx)

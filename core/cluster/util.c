@@ -209,11 +209,17 @@ void sb_cluster_dispatch_ranked(struct sb_csim *s, int *jobs, int n, sb_cluster_
 	sb_free(adm);
 }
 
-static int key_before(const void *ctx, int x, int y)
+int sb_cluster_key_before(const void *ctx, int x, int y)
 {
 	const double *key = ctx;
 	if (key[x] != key[y])
 		return key[x] < key[y];
+	return x < y;
+}
+
+int sb_cluster_id_before(const void *ctx, int x, int y)
+{
+	(void)ctx;
 	return x < y;
 }
 
@@ -224,7 +230,7 @@ void sb_cluster_dispatch_priority(struct sb_csim *s, const double *key, double q
 	int *jobs = SB_NEW(int, n > 0 ? n : 1);
 
 	memcpy(jobs, act, sizeof(int) * (size_t)n);
-	sb_cluster_dispatch_ranked(s, jobs, n, key_before, key, qmin);
+	sb_cluster_dispatch_ranked(s, jobs, n, sb_cluster_key_before, key, qmin);
 	sb_free(jobs);
 }
 

@@ -53,6 +53,10 @@ void sb_cluster_dispatch_priority(struct sb_csim *s, const double *key, double q
 /* Rank order for sb_cluster_dispatch_ranked: nonzero when job x ranks
  * before job y; must be a strict total order (break ties by id). */
 typedef int (*sb_cluster_before)(const void *ctx, int x, int y);
+/* The two ranks most policies use: smaller key first (ctx = the keys,
+ * double per job), ties to the lower id; and by id alone (ctx unused). */
+int sb_cluster_key_before(const void *ctx, int x, int y);
+int sb_cluster_id_before(const void *ctx, int x, int y);
 
 /*
  * D2 (skip = 0 below) on the rank that before() defines over jobs[0..n)
