@@ -7,7 +7,10 @@
  *     simulator run (W1 job mix on 1,625 x 4 GPUs), for a comparison
  *     stated as "their published figures, our measurement on this machine".
  * Without `make data` the Philly-scale set uses W1 job sizes instead and
- * says so. Wall clock, measured, never asserted.
+ * says so. Wall clock and CPU time, measured, never asserted. The targets
+ * of issue #11 item 7 are "on one core": the '!' compares the process CPU
+ * time of the simulation with them, which a loaded machine does not
+ * inflate the way it inflates wall time (both are printed and stored).
  */
 #include "bench.h"
 #include "cluster/cluster.h"
@@ -25,6 +28,7 @@ static const struct sb_col cols[] = {
 	{ "jobs", SB_COL_INT, "" },
 	{ "gpus", SB_COL_INT, "" },
 	{ "seconds", SB_COL_DBL, "s" },
+	{ "cpu_seconds", SB_COL_DBL, "s" },
 	{ "jobs_per_s", SB_COL_DBL, "1/s" },
 	{ "events", SB_COL_INT, "" },
 	{ "events_per_s", SB_COL_DBL, "1/s" },
@@ -61,7 +65,7 @@ static void run_policy(struct sb_table *t, const char *wl, const struct sb_clust
 	struct sb_cluster_metrics m;
 	struct sb_err err;
 	char why[256];
-	double t0, tc;
+	double t0, tc, c0;
 	size_t row;
 
 	if (!wanted(policy))
@@ -73,10 +77,12 @@ static void run_policy(struct sb_table *t, const char *wl, const struct sb_clust
 	sb_opts_defaults(&so, cb.sched->params);
 	sb_opts_defaults(&po, cb.place->params);
 	t0 = sb_now();
+	c0 = sb_cpu_now();
 	if (sb_cluster_simulate(c, js, &cb, &so, &po, 1, &r, &err)) {
 		sb_err_print(&err);
 		return;
 	}
+	c0 = sb_cpu_now() - c0;
 	t0 = sb_now() - t0;
 	tc = sb_now();
 	if (sb_cluster_check(c, js, &r, why, sizeof why)) {
@@ -92,6 +98,7 @@ static void run_policy(struct sb_table *t, const char *wl, const struct sb_clust
 	sb_table_set_int(t, row, "jobs", js->n);
 	sb_table_set_int(t, row, "gpus", c->nserver * c->gpus);
 	sb_table_set_dbl(t, row, "seconds", t0);
+	sb_table_set_dbl(t, row, "cpu_seconds", c0);
 	sb_table_set_dbl(t, row, "jobs_per_s", js->n / t0);
 	sb_table_set_int(t, row, "events", r.events);
 	sb_table_set_dbl(t, row, "events_per_s", (double)r.events / t0);
@@ -99,8 +106,9 @@ static void run_policy(struct sb_table *t, const char *wl, const struct sb_clust
 	sb_table_set_dbl(t, row, "check_seconds", tc);
 	sb_table_set_dbl(t, row, "peak_rss_mib", sb_peak_rss_kib() / 1024.0);
 	sb_table_set_dbl(t, row, "jct_mean", m.jct_mean);
-	printf("%-14s %-20s %7d %5d %9.3f %6.0f%s %10.3g %9ld %10.3g %8.3f %7.1f\n", wl, cb.label,
-	       js->n, c->nserver * c->gpus, t0, target, t0 <= target ? "  " : " !", js->n / t0,
+	printf("%-14s %-20s %7d %5d %9.3f %9.3f %6.0f%s %10.3g %9ld %10.3g %8.3f %7.1f\n", wl,
+	       cb.label, js->n, c->nserver * c->gpus, t0, c0, target, c0 <= target ? "  " : " !",
+	       js->n / t0,
 	       r.events, (double)r.events / t0, tc, sb_peak_rss_kib() / 1024.0);
 	fflush(stdout);
 	sb_cluster_result_release(&r);
@@ -123,8 +131,9 @@ static void run(struct sb_table *t, const char *data)
 
 	sb_cluster_named("sim512", &c512, &err);
 	sb_cluster_named("pai6500", &pai, &err);
-	printf("\n%-14s %-20s %7s %5s %9s %8s %10s %9s %10s %8s %7s\n", "workload", "policy", "jobs",
-	       "gpus", "seconds", "target", "jobs/s", "events", "events/s", "check_s", "rss_MiB");
+	printf("\n%-14s %-20s %7s %5s %9s %9s %8s %10s %9s %10s %8s %7s\n", "workload", "policy",
+	       "jobs", "gpus", "seconds", "cpu_s", "target", "jobs/s", "events", "events/s",
+	       "check_s", "rss_MiB");
 	snprintf(rt, sizeof rt, "%s/philly/philly_runtime.csv", data);
 	snprintf(jj, sizeof jj, "%s/philly/jobs.json", data);
 	r = sb_rng_stream(1, 0, 0, SB_RNG_INSTANCE);

@@ -44,6 +44,19 @@
  * nothing left; a job with fewer than 3 samples gets the median key of
  * the active jobs that have an estimate (all keys 0, i.e. arrival order,
  * when none has).
+ *
+ * Speed (issue #11 item 7): a waiting job's samples do not grow, so only
+ * running jobs are refitted (a waiting job was checked at the decision
+ * that stopped it, with the same count) and only they are re-keyed. The
+ * waiting jobs with an estimate stay in a heap by key, with their keys in
+ * a sorted array for the median; those without one share the median as
+ * key and rank among themselves by id (a heap of ids). The running jobs'
+ * keys are kept sorted across decisions (insertion sort), the median is
+ * selected from the two sorted arrays, and the shared incremental D2
+ * (sb_cluster_d2_dispatch) walks the rank only as far as it admits. Same
+ * keys, same rank, same actions as the plain path, which refits, keys and
+ * sorts every active job at every decision (tests/cluster/test_sim.c,
+ * cluster_fast, compares the two; sb_cluster_dispatch_plain selects it).
  */
 #include "cluster/util.h"
 #include "optimus.h"
@@ -52,6 +65,7 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const struct sb_param params[] = {
 	{ "qmin", 300, 0, 1e9, 0, "a running job is preempted only after this many seconds" },
@@ -287,7 +301,18 @@ struct state {
 	double *key;
 	double *scratch;
 	double wake_at;
+	/* fast path */
+	int fast;
+	double med;
+	struct sb_cluster_jheap est_q;   /* waiting, with an estimate, by key */
+	struct sb_cluster_jheap none_q;  /* waiting, without, by id */
+	double *pkeys;                   /* keys of est_q, sorted */
+	int npkeys;
+	int *rsorted, nrs;               /* running jobs with an estimate, by key */
+	unsigned char *mark;             /* scratch: running with an estimate */
+	struct sb_cluster_d2 d2;
 };
+
 
 /* The loss job j reports at iteration k; only iterations it has done. */
 static double observe(const struct state *st, struct sb_csim *s, int j, long k)
@@ -324,6 +349,13 @@ static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng
 	st->key = SB_NEW(double, n);
 	st->scratch = SB_NEW(double, n > 0 ? n : 1);
 	st->wake_at = -INFINITY;
+	st->fast = !sb_cluster_dispatch_plain;
+	sb_cluster_jheap_init(&st->est_q, sb_cluster_key_before, st->key);
+	sb_cluster_jheap_init(&st->none_q, sb_cluster_id_before, NULL);
+	st->pkeys = SB_NEW(double, n > 0 ? n : 1);
+	st->rsorted = SB_NEW(int, n > 0 ? n : 1);
+	st->mark = SB_NEW(unsigned char, n > 0 ? n : 1);
+	sb_cluster_d2_init(&st->d2, n);
 	for (j = 0; j < n; j++) {
 		/* n_j is read here, to synthesise the curve, and nowhere else */
 		sb_optimus_curve(rng, sb_cluster_sim_job(s, j)->iters, st->cur[j].b, &st->target[j]);
@@ -342,6 +374,12 @@ static void release(void *ctx)
 	sb_free(st->done_fit);
 	sb_free(st->key);
 	sb_free(st->scratch);
+	sb_cluster_jheap_release(&st->est_q);
+	sb_cluster_jheap_release(&st->none_q);
+	sb_free(st->pkeys);
+	sb_free(st->rsorted);
+	sb_free(st->mark);
+	sb_cluster_d2_release(&st->d2);
 	sb_free(st);
 }
 
@@ -372,34 +410,203 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Key of an active job with an estimate (the expression of record). */
+static double est_key(const struct state *st, const struct sb_csim *s, int j, long done)
+{
+	double rem = sb_max(st->nhat[j] - (double)done, 0);
+	return rem * sb_cluster_sim_tau_ref(s, j) * sb_cluster_sim_job(s, j)->gpus;
+}
+
+/* Median of the keys as the plain path takes it from its sorted copy. */
+static double median_of(const double *v, int nm)
+{
+	return nm % 2 ? v[nm / 2] : 0.5 * (v[nm / 2 - 1] + v[nm / 2]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Fast path                                                           */
+/* ------------------------------------------------------------------ */
+
+/* First position in v[0..n) whose value is not below x. */
+static int lower(const double *v, int n, double x)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void pkeys_add(struct state *st, double x)
+{
+	int i = lower(st->pkeys, st->npkeys, x);
+	memmove(st->pkeys + i + 1, st->pkeys + i, sizeof(double) * (size_t)(st->npkeys - i));
+	st->pkeys[i] = x;
+	st->npkeys++;
+}
+
+static void pkeys_remove(struct state *st, double x)
+{
+	int i = lower(st->pkeys, st->npkeys, x);
+	SB_ASSERT(i < st->npkeys && st->pkeys[i] == x);
+	memmove(st->pkeys + i, st->pkeys + i + 1, sizeof(double) * (size_t)(st->npkeys - i - 1));
+	st->npkeys--;
+}
+
+/* The k-th smallest (from 0) of the union of sorted a[0..na), b[0..nb). */
+static double kth(const double *a, int na, const double *b, int nb, int k)
+{
+	/* i elements from a and k + 1 - i from b make the first k + 1 */
+	int lo = k + 1 - nb > 0 ? k + 1 - nb : 0, hi = k + 1 < na ? k + 1 : na;
+	for (;;) {
+		int i = lo + (hi - lo) / 2, jb = k + 1 - i;
+		if (i < hi && jb > 0 && b[jb - 1] > a[i])
+			lo = i + 1;       /* a[i] belongs to the first k + 1 */
+		else if (i > lo && jb < nb && a[i - 1] > b[jb])
+			hi = i - 1;       /* too many from a */
+		else if (i == 0)
+			return b[jb - 1];
+		else if (jb == 0)
+			return a[i - 1];
+		else
+			return sb_max(a[i - 1], b[jb - 1]);
+	}
+}
+
+static int wait_head(void *ctx)
+{
+	struct state *st = ctx;
+	int e = sb_cluster_jheap_top(&st->est_q), u = sb_cluster_jheap_top(&st->none_q);
+	if (u >= 0)
+		st->key[u] = st->med;
+	if (e < 0)
+		return u;
+	return u >= 0 && sb_cluster_key_before(st->key, u, e) ? u : e;
+}
+
+static void wait_take(void *ctx)
+{
+	struct state *st = ctx;
+	int j = wait_head(st);
+	if (st->nhat[j] >= 0) {
+		pkeys_remove(st, st->key[j]);
+		sb_cluster_jheap_pop(&st->est_q);
+	} else {
+		sb_cluster_jheap_pop(&st->none_q);
+	}
+}
+
+static void wait_put(void *ctx, int j)
+{
+	struct state *st = ctx;
+	if (st->nhat[j] >= 0) {
+		pkeys_add(st, st->key[j]);
+		sb_cluster_jheap_push(&st->est_q, j);
+	} else {
+		sb_cluster_jheap_push(&st->none_q, j);
+	}
+}
+
+static const struct sb_cluster_pending wait_ops = { wait_head, wait_take, wait_put };
+
+static void on_arrival(void *ctx, struct sb_csim *s, int j)
+{
+	struct state *st = ctx;
+	(void)s;
+	if (st->fast)
+		sb_cluster_jheap_push(&st->none_q, j);   /* no samples yet */
+}
+
+static void schedule_fast(struct state *st, struct sb_csim *s)
+{
+	int n, i, k, m = 0, nm;
+	const int *run = sb_cluster_sim_running(s, &n);
+
+	/* the running jobs: refitted as they progress, re-keyed; those with
+	 * an estimate kept sorted by key (their order of the last decision
+	 * is nearly right) */
+	for (i = 0; i < n; i++) {
+		int j = run[i];
+		long done = sb_cluster_sim_done(s, j);
+		if (done >= MINSAMPLE && (double)done >= REFIT * (double)st->done_fit[j])
+			refit(st, s, j, done);
+		if (st->nhat[j] >= 0) {
+			st->key[j] = est_key(st, s, j, done);
+			st->mark[j] = 1;
+		}
+	}
+	for (i = 0; i < st->nrs; i++) {
+		int j = st->rsorted[i];
+		if (sb_cluster_sim_state(s, j) == SB_JOB_RUNNING && st->mark[j]) {
+			st->mark[j] = 0;
+			st->rsorted[m++] = j;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (st->mark[run[i]]) {
+			st->mark[run[i]] = 0;
+			st->rsorted[m++] = run[i];   /* new to the list */
+		}
+	for (i = 1; i < m; i++) {
+		int j = st->rsorted[i];
+		for (k = i; k > 0 && sb_cluster_key_before(st->key, j, st->rsorted[k - 1]); k--)
+			st->rsorted[k] = st->rsorted[k - 1];
+		st->rsorted[k] = j;
+	}
+	st->nrs = m;
+	/* the median of the estimated keys, waiting and running */
+	nm = st->npkeys + m;
+	st->med = 0;
+	if (nm > 0) {
+		double *rk = st->scratch;
+		for (i = 0; i < m; i++)
+			rk[i] = st->key[st->rsorted[i]];
+		st->med = nm % 2 ? kth(st->pkeys, st->npkeys, rk, m, nm / 2)
+				 : 0.5 * (kth(st->pkeys, st->npkeys, rk, m, nm / 2 - 1) +
+					  kth(st->pkeys, st->npkeys, rk, m, nm / 2));
+	}
+	for (i = 0; i < n; i++)
+		if (st->nhat[run[i]] < 0)
+			st->key[run[i]] = st->med;
+	sb_cluster_d2_dispatch(s, &st->d2, sb_cluster_key_before, st->key, &wait_ops, st, st->qmin);
+}
+
 static void schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
 	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
 	int n, i, nm = 0;
-	const int *act = sb_cluster_sim_active(s, &n);
-	double now = sb_cluster_sim_now(s), med = 0;
+	const int *act;
+	double now = sb_cluster_sim_now(s);
 
-	for (i = 0; i < n; i++) {
-		int j = act[i];
-		long done = sb_cluster_sim_done(s, j);
-		if (done >= MINSAMPLE && (double)done >= REFIT * (double)st->done_fit[j])
-			refit(st, s, j, done);
-		if (st->nhat[j] >= 0) {
-			double rem = sb_max(st->nhat[j] - (double)done, 0);
-			st->key[j] = rem * sb_cluster_sim_tau_ref(s, j) * sb_cluster_sim_job(s, j)->gpus;
-			st->scratch[nm++] = st->key[j];
+	if (st->fast) {
+		schedule_fast(st, s);
+	} else {
+		double med = 0;
+		act = sb_cluster_sim_active(s, &n);
+		for (i = 0; i < n; i++) {
+			int j = act[i];
+			long done = sb_cluster_sim_done(s, j);
+			if (done >= MINSAMPLE && (double)done >= REFIT * (double)st->done_fit[j])
+				refit(st, s, j, done);
+			if (st->nhat[j] >= 0) {
+				st->key[j] = est_key(st, s, j, done);
+				st->scratch[nm++] = st->key[j];
+			}
 		}
+		if (nm > 0) {
+			qsort(st->scratch, (size_t)nm, sizeof(double), cmp_double);
+			med = median_of(st->scratch, nm);
+		}
+		for (i = 0; i < n; i++)
+			if (st->nhat[act[i]] < 0)
+				st->key[act[i]] = med;
+		sb_cluster_dispatch_priority(s, st->key, st->qmin);
 	}
-	if (nm > 0) {
-		qsort(st->scratch, (size_t)nm, sizeof(double), cmp_double);
-		med = nm % 2 ? st->scratch[nm / 2]
-			     : 0.5 * (st->scratch[nm / 2 - 1] + st->scratch[nm / 2]);
-	}
-	for (i = 0; i < n; i++)
-		if (st->nhat[act[i]] < 0)
-			st->key[act[i]] = med;
-	sb_cluster_dispatch_priority(s, st->key, st->qmin);
 
 	/* one outstanding wake-up at a time, and only while jobs progress;
 	 * asked again at every decision (trace replay forgets it otherwise:
@@ -421,6 +628,7 @@ const struct sb_cluster_policy sb_cluster_policy_optimus = {
 	.clairvoyant = 1, /* only to synthesise the observed loss curves, see above */
 	.init = init,
 	.release = release,
+	.on_arrival = on_arrival,
 	.schedule = schedule,
 	.default_place = "packed",
 };

@@ -29,6 +29,15 @@
  * artifact's loop breaks, so Helios does NOT backfill); backfill = 1
  * skips jobs that do not fit instead. Placement "packed" (the artifact's
  * consolidating placer).
+ *
+ * Speed (issue #11 item 7): an estimate, once known, is frozen, and a job
+ * without one can get one only when the history grows (a completion) or
+ * when it is new; so the waiting jobs stay in two heaps (with an estimate,
+ * by (estimate, g_j, id); without, by (g_j, id)) and a decision starts
+ * jobs from their heads until one does not start, instead of estimating
+ * and sorting the whole queue. The starts are those of the plain path
+ * (tests/cluster/test_sim.c, cluster_fast, compares the two); backfill = 1
+ * keeps the plain path.
  */
 #include "cluster/util.h"
 
@@ -58,7 +67,20 @@ struct state {
 	unsigned char *known;
 	struct group *tab;
 	size_t cap, used;
+	/* fast path (backfill = 0) */
+	int fast, grown;
+	const struct sb_csim *s;
+	struct sb_cluster_jheap est_q, new_q;   /* with / without an estimate */
+	struct sb_clq arrived;                  /* not yet estimated */
 };
+
+static int cmp_prio_st(const struct state *st, const struct sb_csim *s, int x, int y);
+
+static int est_before(const void *ctx, int x, int y)
+{
+	const struct state *st = ctx;
+	return cmp_prio_st(st, st->s, x, y) < 0;
+}
 
 /* ------------------------------------------------------------------ */
 /* History                                                             */
@@ -158,6 +180,11 @@ static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng
 	sb_clq_init(&st->q);
 	st->est = SB_NEW(double, n);
 	st->known = SB_NEW(unsigned char, n);
+	st->s = s;
+	st->fast = !st->backfill && !sb_cluster_dispatch_plain;
+	sb_cluster_jheap_init(&st->est_q, est_before, st);
+	sb_cluster_jheap_init(&st->new_q, est_before, st);
+	sb_clq_init(&st->arrived);
 	return st;
 }
 
@@ -168,6 +195,9 @@ static void release(void *ctx)
 	sb_free(st->est);
 	sb_free(st->known);
 	sb_free(st->tab);
+	sb_cluster_jheap_release(&st->est_q);
+	sb_cluster_jheap_release(&st->new_q);
+	sb_clq_release(&st->arrived);
 	sb_free(st);
 }
 
@@ -175,7 +205,7 @@ static void on_arrival(void *ctx, struct sb_csim *s, int j)
 {
 	struct state *st = ctx;
 	(void)s;
-	sb_clq_push(&st->q, j);
+	sb_clq_push(st->fast ? &st->arrived : &st->q, j);
 }
 
 static void on_finish(void *ctx, struct sb_csim *s, int j)
@@ -193,6 +223,7 @@ static void on_finish(void *ctx, struct sb_csim *s, int j)
 		e->sum += dur;
 		e->cnt++;
 	}
+	st->grown = 1;
 }
 
 /* Start the queued jobs in order; strict: stop at the first that cannot
@@ -210,27 +241,68 @@ static void dispatch(struct sb_csim *s, struct sb_clq *q, int strict)
 	q->n = w;
 }
 
-static const struct state *cmp_st;
-static const struct sb_csim *cmp_s;
-
 /* Estimate known first, by estimate; then by g_j; then arrival. */
-static int cmp_prio(const void *a, const void *b)
+static int cmp_prio_st(const struct state *st, const struct sb_csim *s, int x, int y)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-	int gx = sb_cluster_sim_job(cmp_s, x)->gpus, gy = sb_cluster_sim_job(cmp_s, y)->gpus;
-	if (cmp_st->known[x] != cmp_st->known[y])
-		return cmp_st->known[x] ? -1 : 1;
-	if (cmp_st->known[x] && cmp_st->est[x] != cmp_st->est[y])
-		return cmp_st->est[x] < cmp_st->est[y] ? -1 : 1;
+	int gx = sb_cluster_sim_job(s, x)->gpus, gy = sb_cluster_sim_job(s, y)->gpus;
+	if (st->known[x] != st->known[y])
+		return st->known[x] ? -1 : 1;
+	if (st->known[x] && st->est[x] != st->est[y])
+		return st->est[x] < st->est[y] ? -1 : 1;
 	if (gx != gy)
 		return gx < gy ? -1 : 1;
 	return (x > y) - (x < y);
+}
+
+static const struct state *cmp_st;
+static const struct sb_csim *cmp_s;
+
+static int cmp_prio(const void *a, const void *b)
+{
+	return cmp_prio_st(cmp_st, cmp_s, *(const int *)a, *(const int *)b);
+}
+
+/* j gets its estimate if the history has one, and joins its heap. */
+static void file(struct state *st, struct sb_csim *s, int j)
+{
+	if (!st->known[j] && estimate(st, sb_cluster_sim_job(s, j), &st->est[j]) == 0)
+		st->known[j] = 1;
+	sb_cluster_jheap_push(st->known[j] ? &st->est_q : &st->new_q, j);
+}
+
+static void schedule_fast(struct state *st, struct sb_csim *s)
+{
+	int i;
+	if (st->grown && st->new_q.n > 0) {
+		/* a larger history may estimate the jobs that had none */
+		struct sb_cluster_jheap old = st->new_q;
+		sb_cluster_jheap_init(&st->new_q, est_before, st);
+		for (i = 0; i < old.n; i++)
+			file(st, s, old.a[i]);
+		sb_cluster_jheap_release(&old);
+	}
+	st->grown = 0;
+	for (i = 0; i < st->arrived.n; i++)
+		file(st, s, st->arrived.job[i]);
+	st->arrived.n = 0;
+	/* strict order: start from the head until a job does not start */
+	while (sb_cluster_sim_free(s) > 0) {
+		struct sb_cluster_jheap *h = st->est_q.n ? &st->est_q : &st->new_q;
+		int j = sb_cluster_jheap_top(h);
+		if (j < 0 || sb_cluster_sim_start(s, j) != 0)
+			break;
+		sb_cluster_jheap_pop(h);
+	}
 }
 
 static void schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
 	int i;
+	if (st->fast) {
+		schedule_fast(st, s);
+		return;
+	}
 	for (i = 0; i < st->q.n; i++) {
 		int j = st->q.job[i];
 		if (!st->known[j] && estimate(st, sb_cluster_sim_job(s, j), &st->est[j]) == 0)

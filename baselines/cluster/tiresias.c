@@ -28,6 +28,16 @@
  * the consolidating placer without refinement (Tiresias places
  * consolidated where it can).
  *
+ * Speed (issue #11 item 7): with fitfirst = 0 and the starvation knob off,
+ * a waiting job keeps its queue and index (its service does not grow; the
+ * Gittins table is rebuilt rarely, and then every waiting job is
+ * re-ranked), so the waiting jobs stay in a heap in rank order and only
+ * the running ones are re-ranked at a decision (sb_cluster_d2_dispatch),
+ * each from its position in the Gittins table at the last decision.
+ * The actions are those of ranking every job at every decision, the plain
+ * path the other settings keep (tests/cluster/test_sim.c, cluster_fast,
+ * compares the two).
+ *
  * Wake-ups fall exactly on the next threshold crossing. Tiresias'
  * simulator computes them from executed seconds where GPU-seconds are
  * meant, so it may wake later and demote at the next event instead; on
@@ -63,6 +73,17 @@ struct state {
 	int learn;
 	double *done_gput;
 	int ndone, nbuilt;
+	/* the fast path: waiting jobs in a heap, running ones in d2 */
+	int fast, rekey;
+	const struct sb_csim *s;
+	/* the table position of each job's index (gk) and the table it was
+	 * found in (gver): a running job's service moves on slowly, so its
+	 * position is usually the same or the next one */
+	int *gk;
+	unsigned *gver, tver;
+	struct sb_cluster_jheap wait;
+	struct sb_cluster_d2 d2;
+	int *put, nput;        /* jobs that became pending in this decision */
 };
 
 /* ------------------------------------------------------------------ */
@@ -144,6 +165,9 @@ void sb_gittins_release(struct sb_gittins *g)
 /* The queue engine                                                    */
 /* ------------------------------------------------------------------ */
 
+static int job_before(const void *ctx, int x, int y);
+static void rank_job(struct state *st, const struct sb_csim *s, int j);
+
 void *sb_tiresias_init(struct sb_csim *s, const struct sb_opts *o, int gittins)
 {
 	struct state *st = SB_NEW(struct state, 1);
@@ -164,6 +188,16 @@ void *sb_tiresias_init(struct sb_csim *s, const struct sb_opts *o, int gittins)
 	st->stamp = SB_NEW(double, n);
 	st->rank = SB_NEW(double, n);
 	st->order = SB_NEW(int, n > 0 ? n : 1);
+	st->s = s;
+	st->fast = !st->fitfirst && st->starve == 0 && !sb_cluster_dispatch_plain;
+	if (st->fast) {
+		sb_cluster_jheap_init(&st->wait, job_before, st);
+		sb_cluster_d2_init(&st->d2, n);
+		st->put = SB_NEW(int, n > 0 ? n : 1);
+		st->gk = SB_NEW(int, n > 0 ? n : 1);
+		st->gver = SB_NEW(unsigned, n > 0 ? n : 1);
+		st->tver = 1;
+	}
 	if (gittins) {
 		st->delta = sb_opts_get(o, "delta");
 		st->learn = nh == 0;
@@ -188,14 +222,22 @@ void sb_tiresias_release(void *ctx)
 	sb_free(st->order);
 	sb_free(st->done_gput);
 	sb_gittins_release(&st->gt);
+	sb_cluster_jheap_release(&st->wait);
+	sb_cluster_d2_release(&st->d2);
+	sb_free(st->put);
+	sb_free(st->gk);
+	sb_free(st->gver);
 	sb_free(st);
 }
 
 void sb_tiresias_arrival(void *ctx, struct sb_csim *s, int j)
 {
 	struct state *st = ctx;
-	(void)s;
 	st->stamp[j] = ++st->counter;
+	if (st->fast) {
+		rank_job(st, s, j);
+		sb_cluster_jheap_push(&st->wait, j);
+	}
 }
 
 void sb_tiresias_finish(void *ctx, struct sb_csim *s, int j)
@@ -207,6 +249,8 @@ void sb_tiresias_finish(void *ctx, struct sb_csim *s, int j)
 	if (st->ndone >= st->nbuilt + 1 + st->nbuilt / 10) {
 		sb_gittins_build(&st->gt, st->done_gput, st->ndone, st->delta);
 		st->nbuilt = st->ndone;
+		st->rekey = 1;
+		st->tver++;
 	}
 }
 
@@ -218,47 +262,162 @@ static int queue_of(const struct state *st, double service)
 	return q;
 }
 
-static const struct state *cmp_st;
-static const struct sb_csim *cmp_s;
-
 /* Lower queue first; inside a queue the higher Gittins index first, then
  * the earlier arrival (by submission in Tiresias' simulator); then the
  * list position (fitfirst) or the job id. */
-static int cmp_job(const void *a, const void *b)
-{
-	const struct state *st = cmp_st;
-	int x = *(const int *)a, y = *(const int *)b;
-	if (st->q[x] != st->q[y])
-		return st->q[x] < st->q[y] ? -1 : 1;
-	if (st->gittins) {
-		double ax = sb_cluster_sim_job(cmp_s, x)->arrival;
-		double ay = sb_cluster_sim_job(cmp_s, y)->arrival;
-		if (st->rank[x] != st->rank[y])
-			return st->rank[x] > st->rank[y] ? -1 : 1;
-		if (ax != ay)
-			return ax < ay ? -1 : 1;
-	}
-	if (st->fitfirst && st->stamp[x] != st->stamp[y])
-		return st->stamp[x] < st->stamp[y] ? -1 : 1;
-	return (x > y) - (x < y);
-}
-
 static int job_before(const void *ctx, int x, int y)
 {
-	(void)ctx;
-	return cmp_job(&x, &y) < 0;
+	const struct state *st = ctx;
+	if (st->q[x] != st->q[y])
+		return st->q[x] < st->q[y];
+	if (st->gittins) {
+		double ax = sb_cluster_sim_job(st->s, x)->arrival;
+		double ay = sb_cluster_sim_job(st->s, y)->arrival;
+		if (st->rank[x] != st->rank[y])
+			return st->rank[x] > st->rank[y];
+		if (ax != ay)
+			return ax < ay;
+	}
+	if (st->fitfirst && st->stamp[x] != st->stamp[y])
+		return st->stamp[x] < st->stamp[y];
+	return x < y;
+}
+
+static const struct state *cmp_st;
+
+static int cmp_job(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	if (x == y)
+		return 0;
+	return job_before(cmp_st, x, y) ? -1 : 1;
+}
+
+/* Attained service counted towards the queues. */
+static double service(const struct state *st, const struct sb_csim *s, int j)
+{
+	return sb_cluster_sim_attained(s, j) - st->base[j];
+}
+
+/* sb_gittins_index(&st->gt, a) for job j: the index of the first sample
+ * above a (gi[m] = 0 covers a beyond the largest), found from the position
+ * of j's last look-up when that is still the first above a. */
+static double gittins_of(struct state *st, int j, double a)
+{
+	const struct sb_gittins *g = &st->gt;
+	int k = st->gk[j];
+	if (g->m == 0)
+		return 0;
+	if (st->gver[j] != st->tver || (k > 0 && g->v[k - 1] > a)) {
+		k = above(g->v, g->m, a);
+	} else {
+		/* forward: a short walk, then a search if it runs long */
+		int step = 0;
+		while (k < g->m && g->v[k] <= a && step++ < 8)
+			k++;
+		if (k < g->m && g->v[k] <= a)
+			k = above(g->v, g->m, a);
+	}
+	st->gk[j] = k;
+	st->gver[j] = st->tver;
+	return g->gi[k];
+}
+
+/* Queue and index of j from its service now. */
+static void rank_job(struct state *st, const struct sb_csim *s, int j)
+{
+	double svc = service(st, s, j);
+	st->q[j] = queue_of(st, svc);
+	if (st->gittins)
+		st->rank[j] = gittins_of(st, j, floor(svc));
+}
+
+static int wait_head(void *ctx)
+{
+	return sb_cluster_jheap_top(&((struct state *)ctx)->wait);
+}
+
+static void wait_take(void *ctx)
+{
+	sb_cluster_jheap_pop(&((struct state *)ctx)->wait);
+}
+
+static void wait_put(void *ctx, int j)
+{
+	struct state *st = ctx;
+	sb_cluster_jheap_push(&st->wait, j);
+	st->put[st->nput++] = j;
+}
+
+static const struct sb_cluster_pending wait_ops = { wait_head, wait_take, wait_put };
+
+/* Bookkeeping of j's runs after a decision; returns the next instant its
+ * queue changes (or it may be promoted), or +inf. */
+static double after(struct state *st, const struct sb_csim *s, int j, double now)
+{
+	int g = sb_cluster_sim_job(s, j)->gpus;
+	double svc = service(st, s, j), wake = INFINITY;
+	int q = queue_of(st, svc);
+	if (sb_cluster_sim_state(s, j) == SB_JOB_RUNNING) {
+		if (!st->was_running[j]) {
+			st->was_running[j] = 1;
+			st->exec_start[j] = sb_cluster_sim_executed(s, j);
+		}
+		if (q < st->nq - 1)
+			wake = now + (limits[q] - svc) / g;
+	} else {
+		if (st->was_running[j]) {
+			st->was_running[j] = 0;
+			st->last_run[j] = sb_cluster_sim_executed(s, j) - st->exec_start[j];
+		}
+		if (st->starve > 0 && q > 0 && st->last_run[j] > 0)
+			wake = now - sb_cluster_sim_since(s, j) + st->starve * st->last_run[j];
+	}
+	return wake;
+}
+
+static void schedule_fast(struct state *st, struct sb_csim *s)
+{
+	int n, i;
+	const int *run;
+	double now = sb_cluster_sim_now(s), wake = INFINITY;
+
+	if (st->rekey) {
+		/* a new Gittins table: every waiting job's index may change */
+		for (i = 0; i < st->wait.n; i++)
+			rank_job(st, s, st->wait.a[i]);
+		sb_cluster_jheap_heapify(&st->wait);
+		st->rekey = 0;
+	}
+	run = sb_cluster_sim_running(s, &n);
+	for (i = 0; i < n; i++)
+		rank_job(st, s, run[i]);
+	st->nput = 0;
+	sb_cluster_d2_dispatch(s, &st->d2, job_before, st, &wait_ops, st, 0);
+	run = sb_cluster_sim_running(s, &n);
+	for (i = 0; i < n; i++)
+		wake = sb_min(wake, after(st, s, run[i], now));
+	for (i = 0; i < st->nput; i++)
+		wake = sb_min(wake, after(st, s, st->put[i], now));
+	if (wake > now && isfinite(wake))
+		sb_cluster_sim_wake(s, wake);
 }
 
 void sb_tiresias_schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
 	int n, i;
-	const int *act = sb_cluster_sim_active(s, &n);
+	const int *act;
 	double now = sb_cluster_sim_now(s), wake = INFINITY;
 
+	if (st->fast) {
+		schedule_fast(st, s);
+		return;
+	}
+	act = sb_cluster_sim_active(s, &n);
 	for (i = 0; i < n; i++) {
 		int j = act[i], q;
-		double svc = sb_cluster_sim_attained(s, j) - st->base[j];
+		double svc = service(st, s, j);
 		q = queue_of(st, svc);
 		if (st->starve > 0 && q > 0 && sb_cluster_sim_state(s, j) == SB_JOB_PENDING &&
 		    st->last_run[j] > 0 && sb_cluster_sim_since(s, j) >= st->starve * st->last_run[j]) {
@@ -276,7 +435,6 @@ void sb_tiresias_schedule(void *ctx, struct sb_csim *s)
 		st->order[i] = j;
 	}
 	cmp_st = st;
-	cmp_s = s;
 	if (st->fitfirst) {
 		qsort(st->order, (size_t)n, sizeof *st->order, cmp_job);
 		sb_cluster_dispatch_order(s, st->order, n, 0, 1);
@@ -285,32 +443,13 @@ void sb_tiresias_schedule(void *ctx, struct sb_csim *s)
 				st->stamp[st->order[i]] = ++st->counter;
 	} else {
 		/* D2 needs only the admitted prefix of the rank */
-		sb_cluster_dispatch_ranked(s, st->order, n, job_before, NULL, 0);
+		sb_cluster_dispatch_ranked(s, st->order, n, job_before, st, 0);
 	}
 
 	/* bookkeeping of runs, and the next instant a queue changes */
 	act = sb_cluster_sim_active(s, &n);
-	for (i = 0; i < n; i++) {
-		int j = act[i], g = sb_cluster_sim_job(s, j)->gpus;
-		double svc = sb_cluster_sim_attained(s, j) - st->base[j];
-		int q = queue_of(st, svc);
-		if (sb_cluster_sim_state(s, j) == SB_JOB_RUNNING) {
-			if (!st->was_running[j]) {
-				st->was_running[j] = 1;
-				st->exec_start[j] = sb_cluster_sim_executed(s, j);
-			}
-			if (q < st->nq - 1)
-				wake = sb_min(wake, now + (limits[q] - svc) / g);
-		} else {
-			if (st->was_running[j]) {
-				st->was_running[j] = 0;
-				st->last_run[j] = sb_cluster_sim_executed(s, j) - st->exec_start[j];
-			}
-			if (st->starve > 0 && q > 0 && st->last_run[j] > 0)
-				wake = sb_min(wake, now - sb_cluster_sim_since(s, j) +
-					      st->starve * st->last_run[j]);
-		}
-	}
+	for (i = 0; i < n; i++)
+		wake = sb_min(wake, after(st, s, act[i], now));
 	if (wake > now && isfinite(wake))
 		sb_cluster_sim_wake(s, wake);
 }

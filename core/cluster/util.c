@@ -209,11 +209,17 @@ void sb_cluster_dispatch_ranked(struct sb_csim *s, int *jobs, int n, sb_cluster_
 	sb_free(adm);
 }
 
-static int key_before(const void *ctx, int x, int y)
+int sb_cluster_key_before(const void *ctx, int x, int y)
 {
 	const double *key = ctx;
 	if (key[x] != key[y])
 		return key[x] < key[y];
+	return x < y;
+}
+
+int sb_cluster_id_before(const void *ctx, int x, int y)
+{
+	(void)ctx;
 	return x < y;
 }
 
@@ -224,9 +230,162 @@ void sb_cluster_dispatch_priority(struct sb_csim *s, const double *key, double q
 	int *jobs = SB_NEW(int, n > 0 ? n : 1);
 
 	memcpy(jobs, act, sizeof(int) * (size_t)n);
-	sb_cluster_dispatch_ranked(s, jobs, n, key_before, key, qmin);
+	sb_cluster_dispatch_ranked(s, jobs, n, sb_cluster_key_before, key, qmin);
 	sb_free(jobs);
 }
+
+/* ------------------------------------------------------------------ */
+/* Incremental D2                                                      */
+/* ------------------------------------------------------------------ */
+
+void sb_cluster_d2_init(struct sb_cluster_d2 *d, int njobs)
+{
+	memset(d, 0, sizeof *d);
+	d->run = SB_NEW(int, njobs > 0 ? njobs : 1);
+	d->adm = SB_NEW(int, njobs > 0 ? njobs : 1);
+	d->pre = SB_NEW(int, njobs > 0 ? njobs : 1);
+}
+
+void sb_cluster_d2_release(struct sb_cluster_d2 *d)
+{
+	sb_free(d->run);
+	sb_free(d->adm);
+	sb_free(d->pre);
+	memset(d, 0, sizeof *d);
+}
+
+void sb_cluster_d2_dispatch(struct sb_csim *s, struct sb_cluster_d2 *d, sb_cluster_before before,
+			    const void *bctx, const struct sb_cluster_pending *pend, void *pctx,
+			    double qmin)
+{
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
+	int i, k, n = 0, a = 0, cum = 0, N = cl->nserver * cl->gpus, na, nr, np, nw, nrun;
+	int *run = d->run, *adm = d->adm;
+
+	/* finished jobs leave; the others were re-keyed: re-sort */
+	for (i = 0; i < d->nrun; i++) {
+		int j = run[i];
+		if (sb_cluster_sim_state(s, j) != SB_JOB_RUNNING)
+			continue;
+		for (k = n; k > 0 && before(bctx, j, run[k - 1]); k--)
+			run[k] = run[k - 1];
+		run[k] = j;
+		n++;
+	}
+	d->nrun = n;
+	sb_cluster_sim_running(s, &nrun);
+	SB_ASSERT(nrun == n);   /* every start goes through here */
+	/* the admitted prefix of the merged rank */
+	for (na = 0;; na++) {
+		int h = pend->head(pctx), fromrun, j, g;
+		if (h < 0 && a == n)
+			break;
+		fromrun = a < n && (h < 0 || before(bctx, run[a], h));
+		j = fromrun ? run[a] : h;
+		g = sb_cluster_sim_job(s, j)->gpus;
+		if (cum + g > N)
+			break;
+		cum += g;
+		adm[na] = j;
+		if (fromrun)
+			a++;
+		else
+			pend->take(pctx);
+	}
+	/* the running jobs left out, run[a..n), in rank order */
+	nr = np = 0;
+	for (i = a; i < n; i++) {
+		int j = run[i];
+		if (sb_cluster_sim_since(s, j) >= qmin) {
+			sb_cluster_sim_preempt(s, j);
+			d->pre[np++] = j;
+		} else {
+			run[a + nr++] = j;
+		}
+	}
+	for (i = 0; i < na; i++)
+		if (sb_cluster_sim_state(s, adm[i]) == SB_JOB_PENDING)
+			sb_cluster_sim_start(s, adm[i]);
+	/* the rank of the next decision: the admitted jobs that run, in rank
+	 * order, then the running ones left out */
+	for (i = a; i < a + nr; i++)
+		adm[na + i - a] = run[i];
+	for (i = nw = 0; i < na + nr; i++) {
+		int j = adm[i];
+		if (sb_cluster_sim_state(s, j) == SB_JOB_RUNNING)
+			run[i - nw] = j;
+		else
+			nw++;
+	}
+	d->nrun = na + nr - nw;
+	for (i = 0; i < np; i++)
+		pend->put(pctx, d->pre[i]);
+	for (i = 0; i < na; i++)
+		if (sb_cluster_sim_state(s, adm[i]) == SB_JOB_PENDING)
+			pend->put(pctx, adm[i]);
+}
+
+void sb_cluster_jheap_init(struct sb_cluster_jheap *h, sb_cluster_before before, const void *ctx)
+{
+	memset(h, 0, sizeof *h);
+	h->before = before;
+	h->ctx = ctx;
+}
+
+void sb_cluster_jheap_release(struct sb_cluster_jheap *h)
+{
+	sb_free(h->a);
+	h->a = NULL;
+	h->n = h->cap = 0;
+}
+
+void sb_cluster_jheap_push(struct sb_cluster_jheap *h, int j)
+{
+	int i;
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 16;
+		h->a = sb_xrealloc(h->a, sizeof *h->a * (size_t)h->cap);
+	}
+	for (i = h->n++; i > 0 && h->before(h->ctx, j, h->a[(i - 1) / 2]); i = (i - 1) / 2)
+		h->a[i] = h->a[(i - 1) / 2];
+	h->a[i] = j;
+}
+
+void sb_cluster_jheap_pop(struct sb_cluster_jheap *h)
+{
+	SB_ASSERT(h->n > 0);
+	h->a[0] = h->a[--h->n];
+	if (h->n)
+		sift_down(h->a, h->n, 0, h->before, h->ctx);
+}
+
+void sb_cluster_jheap_heapify(struct sb_cluster_jheap *h)
+{
+	int i;
+	for (i = h->n / 2 - 1; i >= 0; i--)
+		sift_down(h->a, h->n, i, h->before, h->ctx);
+}
+
+static int jheap_head(void *ctx)
+{
+	return sb_cluster_jheap_top(ctx);
+}
+
+static void jheap_take(void *ctx)
+{
+	sb_cluster_jheap_pop(ctx);
+}
+
+static void jheap_put(void *ctx, int j)
+{
+	sb_cluster_jheap_push(ctx, j);
+}
+
+const struct sb_cluster_pending sb_cluster_jheap_pending = {
+	.head = jheap_head,
+	.take = jheap_take,
+	.put = jheap_put,
+};
 
 /* ------------------------------------------------------------------ */
 /* Placement                                                           */

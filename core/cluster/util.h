@@ -53,6 +53,10 @@ void sb_cluster_dispatch_priority(struct sb_csim *s, const double *key, double q
 /* Rank order for sb_cluster_dispatch_ranked: nonzero when job x ranks
  * before job y; must be a strict total order (break ties by id). */
 typedef int (*sb_cluster_before)(const void *ctx, int x, int y);
+/* The two ranks most policies use: smaller key first (ctx = the keys,
+ * double per job), ties to the lower id; and by id alone (ctx unused). */
+int sb_cluster_key_before(const void *ctx, int x, int y);
+int sb_cluster_id_before(const void *ctx, int x, int y);
 
 /*
  * D2 (skip = 0 below) on the rank that before() defines over jobs[0..n)
@@ -75,6 +79,65 @@ extern int sb_cluster_dispatch_plain;
  */
 void sb_cluster_dispatch_order(struct sb_csim *s, const int *order, int n, double qmin,
 			       int skip);
+
+/* ------------------------------------------------------------------ */
+/* Incremental D2: the rank kept across decisions                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * D2 for policies whose pending jobs keep their place in the rank while
+ * they wait (issue #11 item 7): the policy keeps its pending jobs in a
+ * structure of its own that yields them best first, and re-keys only the
+ * running jobs before each decision. The dispatcher keeps the running jobs
+ * in the rank of the last decision (nearly sorted: an insertion sort
+ * restores it) and walks the merge of the two only as far as D2 admits, so
+ * a decision costs in the running and admitted jobs, not the queue. The
+ * actions and their order are those of sb_cluster_dispatch_order (skip = 0)
+ * on the whole rank sorted by before().
+ */
+struct sb_cluster_pending {
+	/* The best pending job not taken in this walk, or -1. */
+	int (*head)(void *ctx);
+	/* The head is admitted: remove it. */
+	void (*take)(void *ctx);
+	/* j is pending again (preempted now, or admitted and no room to
+	 * start), at the key before() reads for it now. */
+	void (*put)(void *ctx, int j);
+};
+
+struct sb_cluster_d2 {
+	int *run, nrun;          /* running jobs, rank of the last decision */
+	int *adm, *pre;          /* scratch */
+};
+
+void sb_cluster_d2_init(struct sb_cluster_d2 *d, int njobs);
+void sb_cluster_d2_release(struct sb_cluster_d2 *d);
+/* One D2 decision; the keys of the running jobs are current. */
+void sb_cluster_d2_dispatch(struct sb_csim *s, struct sb_cluster_d2 *d, sb_cluster_before before,
+			    const void *bctx, const struct sb_cluster_pending *pend, void *pctx,
+			    double qmin);
+
+/* A binary heap of jobs in before() order (a strict total order, so the
+ * pops come in exactly the order a sort gives). */
+struct sb_cluster_jheap {
+	int *a, n, cap;
+	sb_cluster_before before;
+	const void *ctx;
+};
+
+void sb_cluster_jheap_init(struct sb_cluster_jheap *h, sb_cluster_before before, const void *ctx);
+void sb_cluster_jheap_release(struct sb_cluster_jheap *h);
+void sb_cluster_jheap_push(struct sb_cluster_jheap *h, int j);
+/* The best job, -1 if empty. */
+static inline int sb_cluster_jheap_top(const struct sb_cluster_jheap *h)
+{
+	return h->n ? h->a[0] : -1;
+}
+void sb_cluster_jheap_pop(struct sb_cluster_jheap *h);
+/* Restore the order after the keys of its jobs changed. */
+void sb_cluster_jheap_heapify(struct sb_cluster_jheap *h);
+/* A pending source that is one such heap (ctx = the heap). */
+extern const struct sb_cluster_pending sb_cluster_jheap_pending;
 
 /* ------------------------------------------------------------------ */
 /* Placement helpers                                                   */

@@ -569,12 +569,16 @@ static void ref_schedule(void *ctx, struct sb_csim *s)
 /* Comparison                                                          */
 /* ------------------------------------------------------------------ */
 
+/* Run sched with the options of `set` ("k=v,k=v", may be NULL); the
+ * result must pass the checker. */
 static void simulate(const struct sb_cluster *c, const struct sb_jobset *js,
-		     const struct sb_cluster_policy *sched, struct sb_cluster_result *r)
+		     const struct sb_cluster_policy *sched, const char *set,
+		     struct sb_cluster_result *r)
 {
 	struct sb_cluster_combo cb;
 	struct sb_opts so, po;
 	struct sb_err err;
+	char buf[256], *tok, *save = NULL, why[256];
 	memset(&cb, 0, sizeof cb);
 	cb.sched = sched;
 	cb.place = sb_cluster_policy_find(sched->default_place);
@@ -582,7 +586,12 @@ static void simulate(const struct sb_cluster *c, const struct sb_jobset *js,
 	snprintf(cb.label, sizeof cb.label, "%s", sched->name);
 	sb_opts_defaults(&so, sched->params);
 	sb_opts_defaults(&po, cb.place->params);
+	snprintf(buf, sizeof buf, "%s", set ? set : "");
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		cr_assert_eq(sb_opts_set(&so, sched->params, tok, sched->name, &err), 0, "%s",
+			     err.msg);
 	cr_assert_eq(sb_cluster_simulate(c, js, &cb, &so, &po, 7, r, &err), 0, "%s", err.msg);
+	cr_assert_eq(sb_cluster_check(c, js, r, why, sizeof why), 0, "%s: %s", sched->name, why);
 }
 
 /* Same segments (job, times, iterations, GPUs) in the same order. */
@@ -606,35 +615,55 @@ static void same(const struct sb_cluster_result *a, const struct sb_cluster_resu
 }
 
 /* Fast path (the registered policy) against the plain one: the reference
- * policy ref if given, else the same policy with the dispatcher sorting
- * the whole rank. Returns the preemptions seen, so that the instances are
- * known to exercise the preemptive path. */
-static int compare(const char *name, const struct sb_cluster_policy *ref)
+ * policy ref if given, else the same policy with the dispatcher and the
+ * policies in their plain paths (sb_cluster_dispatch_plain), with the
+ * options of `set`, at loads from load0 up. Two clusters (sim128 with its
+ * restart overhead, testbed without). Returns the preemptions seen, so
+ * that the instances are known to exercise the preemptive path. */
+static int compare_load(const char *name, const struct sb_cluster_policy *ref, const char *set,
+			double load0)
 {
 	const struct sb_cluster_policy *fast = sb_cluster_policy_find(name);
-	struct sb_cluster c;
-	struct sb_err err;
-	int inst, k, npre = 0;
+	const char *const names[] = { "sim128", "testbed" };
+	int inst, k, ci, npre = 0;
 
 	cr_assert(fast, "%s is registered", name);
-	cr_assert_eq(sb_cluster_named("sim128", &c, &err), 0);
-	for (inst = 0; inst < 4; inst++) {
-		struct sb_jobset js;
-		struct sb_cluster_result rf, rp;
-		small_w1(&js, &c, 300, 0.8 + 0.2 * inst, 40 + inst);
-		sb_cluster_dispatch_plain = 0;
-		simulate(&c, &js, fast, &rf);
-		sb_cluster_dispatch_plain = ref == NULL;
-		simulate(&c, &js, ref ? ref : fast, &rp);
-		sb_cluster_dispatch_plain = 0;
-		same(&rf, &rp, &js, name, inst);
-		for (k = 0; k < rf.nseg; k++)
-			npre += rf.seg[k].preempted;
-		sb_cluster_result_release(&rf);
-		sb_cluster_result_release(&rp);
-		sb_jobset_release(&js);
+	for (ci = 0; ci < 2; ci++) {
+		struct sb_cluster c;
+		struct sb_err err;
+		char what[128];
+		cr_assert_eq(sb_cluster_named(names[ci], &c, &err), 0);
+		if (ci)
+			c.restart = 0;
+		snprintf(what, sizeof what, "%s [%s] on %s", name, set ? set : "", names[ci]);
+		for (inst = 0; inst < 4; inst++) {
+			struct sb_jobset js;
+			struct sb_cluster_result rf, rp;
+			small_w1(&js, &c, ci ? 150 : 300, load0 + 0.2 * inst, 40 + inst + 10 * ci);
+			sb_cluster_dispatch_plain = 0;
+			simulate(&c, &js, fast, set, &rf);
+			sb_cluster_dispatch_plain = ref == NULL;
+			simulate(&c, &js, ref ? ref : fast, set, &rp);
+			sb_cluster_dispatch_plain = 0;
+			same(&rf, &rp, &js, what, inst);
+			for (k = 0; k < rf.nseg; k++)
+				npre += rf.seg[k].preempted;
+			sb_cluster_result_release(&rf);
+			sb_cluster_result_release(&rp);
+			sb_jobset_release(&js);
+		}
 	}
 	return npre;
+}
+
+static int compare_set(const char *name, const struct sb_cluster_policy *ref, const char *set)
+{
+	return compare_load(name, ref, set, 0.8);
+}
+
+static int compare(const char *name, const struct sb_cluster_policy *ref)
+{
+	return compare_set(name, ref, NULL);
 }
 
 Test(cluster_fast, srpt_oracle_incremental_keys)
@@ -653,22 +682,45 @@ Test(cluster_fast, srpt_oracle_incremental_keys)
 	cr_expect(compare("srpt-oracle", NULL) > 0);
 }
 
+/* srpt-mean's classes of waiting jobs: also with preemption at every
+ * decision (qmin = 0), which makes many classes of partly done jobs. */
 Test(cluster_fast, srpt_mean)
 {
 	cr_expect(compare("srpt-mean", NULL) > 0, "instances with preemptions");
+	cr_expect(compare_set("srpt-mean", NULL, "qmin=0") > 0, "instances with preemptions");
 }
 
 Test(cluster_fast, tiresias)
 {
 	cr_expect(compare("tiresias", NULL) > 0, "instances with preemptions");
+	cr_expect(compare_set("tiresias", NULL, "queues=2") > 0, "instances with preemptions");
+	cr_expect(compare_set("tiresias", NULL, "queues=4") > 0, "instances with preemptions");
 }
 
+/* The Gittins table learnt from completions is rebuilt as they grow:
+ * every waiting job is re-ranked then. */
 Test(cluster_fast, tiresias_gittins)
 {
 	cr_expect(compare("tiresias-gittins", NULL) > 0, "instances with preemptions");
+	cr_expect(compare_set("tiresias-gittins", NULL, "delta=500") > 0,
+		  "instances with preemptions");
 }
 
+/* optimus: refits of running jobs only, the median key of the jobs
+ * without an estimate from two sorted arrays; also without the periodic
+ * wake-ups and with noisier samples (more failed fits). */
 Test(cluster_fast, optimus)
 {
 	cr_expect(compare("optimus", NULL) > 0, "instances with preemptions");
+	cr_expect(compare_set("optimus", NULL, "period=0,qmin=0") > 0, "instances with preemptions");
+	cr_expect(compare_set("optimus", NULL, "noise=0.3") > 0, "instances with preemptions");
+}
+
+/* qssf is non-preemptive: the comparison is of starts and GPUs; also in
+ * overload, where a queue has formed before the first completion (jobs
+ * without an estimate that get one later). */
+Test(cluster_fast, qssf)
+{
+	compare("qssf", NULL);
+	compare_load("qssf", NULL, NULL, 3);
 }
