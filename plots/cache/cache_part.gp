@@ -15,17 +15,18 @@ do for [fmt in "png pdf"] {
   set multiplot layout 1,2 title "Partitioners, P = 4 machines: remote traffic of one sampled epoch (fan-outs 5,10,15; exact counts from the trace)"
   set style data histograms
   set style histogram errorbars gap 1 lw 1
-  set style fill solid 0.8 noborder
+  set style fill solid 0.8 border rgb "#333333"   # whiskers take the border colour: one dark grey
   set boxwidth 0.9
   set xtics rotate by 40 right
-  set yrange [0:1]
+  set yrange [0:1.15]   # a fraction, but a 95% CI may reach past 1: room for whiskers and the key
+  set ytics 0,0.2,1
   set ylabel "remote sampling requests / expanded nodes"
   set key top right
   plot for [i=1:words(graphs)] data("summary", "--where P=4 --where graph=".word(graphs,i)) \
-       using "trace_req_frac_mean":"trace_req_frac_ci95":xtic(3) lt i title word(graphs,i)
+       using "trace_req_frac_mean":"trace_req_frac_ci95":xtic(3) lt i dt 1 title word(graphs,i)
   set ylabel "remote feature rows / requested rows"
   plot for [i=1:words(graphs)] data("summary", "--where P=4 --where graph=".word(graphs,i)) \
-       using "trace_rows_frac_mean":"trace_rows_frac_ci95":xtic(3) lt i title word(graphs,i)
+       using "trace_rows_frac_mean":"trace_rows_frac_ci95":xtic(3) lt i dt 1 title word(graphs,i)
   unset multiplot
   set output
 }

@@ -8,13 +8,13 @@ set title "Partitioners / GLPK optimum on tiny graphs (P = 2; below 1: unbalance
 set ylabel "heuristic / optimum (log scale)"
 set style data histograms
 set style histogram errorbars gap 1 lw 1
-set style fill solid 0.8 noborder
+set style fill solid 0.8 border rgb "#333333"   # whiskers take the border colour: one dark grey
 set boxwidth 0.9
 set xtics rotate by 40 right
 set logscale y
 set yrange [0.1:*]
 set key top left
-plot data("summary", "--where P=2 --where obj=cut") using "ratio_mean":"ratio_ci95":xtic(3) lt 1 title "edge cut", \
-     data("summary", "--where P=2 --where obj=traffic") using "ratio_mean":"ratio_ci95" lt 2 title "expected remote requests", \
+plot data("summary", "--where P=2 --where obj=cut") using "ratio_mean":"ratio_ci95":xtic(3) lt 1 dt 1 title "edge cut", \
+     data("summary", "--where P=2 --where obj=traffic") using "ratio_mean":"ratio_ci95" lt 2 dt 1 title "expected remote requests", \
      1 with lines lt 8 dt 2 notitle
 call "plots/render.gp" "9" "5"
