@@ -82,6 +82,10 @@ int sb_cache_ilp(const int32_t *req, const int32_t *bat, int64_t n, int64_t nloc
 	prm.node_limit = node_limit;
 	sb_lp_set_params(lp, &prm);
 	rc = sb_lp_solve(lp, 0, 120, 0, &res, err);
+	/* the wall-clock limit is only a safety net: never a load-dependent answer */
+	if (!rc && res.stopped == SB_LP_STOP_TIME)
+		rc = sb_err_set(err, SB_EXIT_RUN, "cache ILP reached its 120 s safety limit before "
+				"its node limit; lower the node limit");
 	if (!rc) {
 		*status = res.status;
 		*hits = res.status <= SB_LP_FEASIBLE ? (int64_t)(res.obj + 0.5) : -1;

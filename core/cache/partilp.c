@@ -175,9 +175,15 @@ int sb_cache_part_ilp(const struct sb_cache_graph *g, const uint8_t *train, int 
 	}
 	prm.node_limit = node_limit;
 	sb_lp_set_params(lp, &prm);
-	/* the wall-clock limit is only a safety net; stopped == TIME is reported */
+	/* the wall-clock limit is only a safety net: a solve it stops depends on
+	 * the machine's load, so it fails the run instead of being stored */
 	if ((rc = sb_lp_solve(lp, 0, 600, 0, &res, err)))
 		goto out;
+	if (res.stopped == SB_LP_STOP_TIME) {
+		rc = sb_err_set(err, SB_EXIT_RUN, "partition ILP (%d nodes, P = %d) reached its "
+				"600 s safety limit before its node limit; lower node_limit", n, P);
+		goto out;
+	}
 	r->status = res.status;
 	r->stopped = res.stopped;
 	r->obj = res.obj;
