@@ -111,9 +111,11 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# built under a private name and renamed, so that a second make running at
+# the same time (make all build/sbtest) never links against a half archive
 $(BUILD)/libsb.a: $(LIB_OBJ)
-	@rm -f $@
-	ar rcs $@ $^
+	@rm -f $@.$$$$.tmp
+	ar rcs $@.$$$$.tmp $^ && mv -f $@.$$$$.tmp $@
 
 $(BIN): $(BUILD)/core/main.o $(BUILD)/libsb.a
 	@mkdir -p $(dir $(BIN))
