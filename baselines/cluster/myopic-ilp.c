@@ -29,7 +29,10 @@
  * Placed jobs start on the chosen servers (GPUs by the fill rule's
  * per-server order). The solve stops on a deterministic node limit
  * (`nodes`) and uses its incumbent; without one (or on a flat cluster) the
- * epoch falls back to FIFO with the run's placer. Non-preemptive.
+ * epoch falls back to FIFO with the run's placer, which is as deterministic
+ * as the limit. A GLPK failure, or a solve stopped by the wall-clock safety
+ * net, fails the run (sb_cluster_sim_fail): its answer would depend on the
+ * machine's load. Non-preemptive.
  */
 #include "cluster/topoplace.h"
 #include "cluster/util.h"
@@ -223,8 +226,16 @@ static int solve(struct myopic *mc, struct sb_csim *s, const int *wj, int m, int
 		}
 		sb_lp_add_row(lp, "capacity", -SB_LP_INF, fs[sv], m, cols, vals);
 	}
-	if (sb_lp_solve(lp, 0, 600, 0, &res, &err) == 0 && res.x &&
-	    (res.status == SB_LP_OPTIMAL || res.status == SB_LP_FEASIBLE)) {
+	if (sb_lp_solve(lp, 0, 600, 0, &res, &err) != 0) {
+		sb_cluster_sim_fail(s, "myopic-ilp: %s", err.msg);
+		rc = -2;
+	} else if (res.stopped == SB_LP_STOP_TIME) {
+		/* the answer would depend on the machine's load */
+		sb_cluster_sim_fail(s, "myopic-ilp: the solve for %d waiting jobs stopped on "
+				    "its 600 s wall-clock safety net after %ld nodes (node "
+				    "limit %ld)", m, res.nodes, mc->nodes);
+		rc = -2;
+	} else if (res.x && (res.status == SB_LP_OPTIMAL || res.status == SB_LP_FEASIBLE)) {
 		for (a = 0; a < m; a++) {
 			u[a] = res.x[cu[a]] > 0.5;
 			for (sv = 0; sv < S; sv++)
@@ -255,7 +266,12 @@ static void schedule(void *ctx, struct sb_csim *s)
 	}
 	if (!fits)
 		return;
-	if (solve(mc, s, wj, m, x, u) != 0) {
+	switch (solve(mc, s, wj, m, x, u)) {
+	case 0:
+		break;
+	case -2:   /* the run fails (sb_cluster_sim_fail) */
+		return;
+	default:   /* no incumbent within the node limit: deterministic */
 		sb_cluster_dispatch_list(s, &mc->q, 1);
 		return;
 	}

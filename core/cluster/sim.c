@@ -30,6 +30,7 @@
 #include "heap.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,6 +90,7 @@ struct sb_csim {
 	int piece_cap;                    /* topology mode (see speeds_refresh) */
 	struct sb_interf_job *ij;
 	double *ij_S, *ij_tau;
+	char *fail_msg;                   /* sb_cluster_sim_fail: the run fails */
 };
 
 static void topo_start(struct sb_csim *s, int j);
@@ -227,6 +229,20 @@ int sb_cluster_sim_agent(const struct sb_csim *s) { return s->agent; }
 void sb_cluster_sim_set_agent(struct sb_csim *s, int agent) { s->agent = agent; }
 
 int sb_cluster_sim_free(const struct sb_csim *s) { return s->nfree; }
+
+/* A policy that cannot decide (a solver that failed or stopped on its
+ * safety net) fails the run instead of deciding something else quietly:
+ * the simulator stops after the hook returns. The first message wins. */
+void sb_cluster_sim_fail(struct sb_csim *s, const char *fmt, ...)
+{
+	va_list ap;
+	if (s->fail_msg)
+		return;
+	s->fail_msg = SB_NEW(char, 256);
+	va_start(ap, fmt);
+	vsnprintf(s->fail_msg, 256, fmt, ap);
+	va_end(ap);
+}
 const int *sb_cluster_sim_free_per_server(const struct sb_csim *s) { return s->free_srv; }
 const unsigned char *sb_cluster_sim_gpu_free(const struct sb_csim *s) { return s->gpu_free; }
 
@@ -435,6 +451,7 @@ static void sim_release(struct sb_csim *s)
 	sb_free(s->graph);
 	sb_free(s->view);
 	sb_free(s->cj);
+	sb_free(s->fail_msg);
 	sb_free(s->gpu_free);
 	sb_free(s->free_srv);
 	sb_free(s->active_buf);
@@ -551,8 +568,11 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 	ctx = sp->init ? sp->init(&s, sopts, &srng) : NULL;
 	r->sched_seconds += sb_now() - th;
 	s.in_hook = 0;
+	if (s.fail_msg)
+		rc = sb_err_set(err, SB_EXIT_RUN, "policy %s failed before the first event: %s",
+				combo->label, s.fail_msg);
 
-	while (s.ndone < n) {
+	while (!rc && s.ndone < n) {
 		double t = next_time(&s);
 		struct sb_heap_item it;
 		if (!isfinite(t)) {
@@ -606,6 +626,12 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 		active_sum += s.nactive;
 		sp->schedule(ctx, &s);
 		r->decisions++;
+		if (s.fail_msg) {
+			rc = sb_err_set(err, SB_EXIT_RUN, "policy %s failed at t = %g s: %s",
+					combo->label, s.now, s.fail_msg);
+			s.in_hook = 0;
+			break;
+		}
 		if (cl->replay) {
 			s.wake_epoch++;
 			if (isfinite(s.wake_next))

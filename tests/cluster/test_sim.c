@@ -355,6 +355,60 @@ Test(cluster, stalled_policy_is_an_error)
 	sb_jobset_release(&js);
 }
 
+/* A policy whose solver cannot answer fails the run (nothing recorded),
+ * instead of deciding something else quietly. It fails at its third
+ * decision, after jobs have started. */
+static void fail_third(void *ctx, struct sb_csim *s)
+{
+	int *calls = ctx, n, i;
+	const int *act;
+	if (++*calls == 3) {
+		sb_cluster_sim_fail(s, "solver stopped on its safety net (%d)", 42);
+		return;
+	}
+	act = sb_cluster_sim_active(s, &n);
+	for (i = 0; i < n; i++)
+		if (sb_cluster_sim_state(s, act[i]) == SB_JOB_PENDING)
+			sb_cluster_sim_start(s, act[i]);
+}
+
+static int fail_calls;
+
+static void *fail_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
+{
+	(void)s;
+	(void)o;
+	(void)rng;
+	fail_calls = 0;
+	return &fail_calls;
+}
+
+static const struct sb_cluster_policy failing = {
+	.name = "failing", .init = fail_init, .schedule = fail_third, .default_place = "packed",
+};
+
+Test(cluster, policy_failure_fails_the_run)
+{
+	struct sb_cluster c = named("testbed");
+	struct sb_jobset js;
+	struct sb_cluster_result r;
+	struct sb_cluster_combo cb;
+	struct sb_opts o;
+	struct sb_err err;
+
+	small_w1(&js, &c, 10, 0.5, 1);
+	memset(&cb, 0, sizeof cb);
+	cb.sched = &failing;
+	cb.place = sb_cluster_policy_find("packed");
+	snprintf(cb.label, sizeof cb.label, "failing+packed");
+	sb_opts_defaults(&o, NULL);
+	cr_assert_eq(sb_cluster_simulate(&c, &js, &cb, &o, &o, 1, &r, &err), SB_EXIT_RUN);
+	cr_expect(strstr(err.msg, "policy failing+packed failed") != NULL, "%s", err.msg);
+	cr_expect(strstr(err.msg, "safety net (42)") != NULL, "%s", err.msg);
+	cr_expect_eq(fail_calls, 3);
+	sb_jobset_release(&js);
+}
+
 Test(cluster, bad_input)
 {
 	struct sb_cluster c = named("testbed");
