@@ -190,3 +190,31 @@ double sb_smd_round_solve(const struct sb_smd_round *rd, int *choice)
 	sb_free(cand);
 	return best;
 }
+
+int sb_smd_round_solve_lp(const struct sb_smd_round *rd, int *choice, double *total,
+			  struct sb_err *err)
+{
+	int n = rd->m.n, nc = rd->m.off[n], i, c, rc = 0;
+	double *x = SB_NEW(double, nc + 1), obj;
+	int *want = SB_NEW(int, n + 1);
+
+	*total = 0;
+	if (!n)
+		goto out;
+	if ((rc = sb_alloc_mmkp_lp(&rd->m, x, &obj, err)))
+		goto out;
+	/* each job's configuration of largest LP weight (the LP is integral
+	 * but for at most one job per capacity row); ties to the cheaper */
+	for (i = 0; i < n; i++) {
+		int b = rd->m.off[i];
+		for (c = b + 1; c < rd->m.off[i + 1]; c++)
+			if (x[c] > x[b] + 1e-9 || (x[c] > x[b] - 1e-9 && rd->m.cost[c] < rd->m.cost[b]))
+				b = c;
+		want[i] = b;
+	}
+	*total = select_greedy(rd, want, choice);
+out:
+	sb_free(x);
+	sb_free(want);
+	return rc;
+}

@@ -520,6 +520,56 @@ out:
 	return rc;
 }
 
+int sb_alloc_mmkp_check(const struct sb_alloc_mmkp *m, const int *choice, double *cost,
+			char *why, size_t len)
+{
+	double used[SB_ALLOC_NRES] = { 0 };
+	int i, r;
+
+	*cost = 0;
+	for (i = 0; i < m->n; i++) {
+		if (choice[i] < m->off[i] || choice[i] >= m->off[i + 1]) {
+			snprintf(why, len, "item %d: configuration %d is not one of its own", i,
+				 choice[i]);
+			return 1;
+		}
+		*cost += m->cost[choice[i]];
+		for (r = 0; r < SB_ALLOC_NRES; r++)
+			used[r] += m->dem[choice[i]][r];
+	}
+	for (r = 0; r < SB_ALLOC_NRES; r++)
+		if (used[r] > m->cap[r] + 1e-9) {
+			snprintf(why, len, "resource %d: %g used of %g", r, used[r], m->cap[r]);
+			return 1;
+		}
+	return 0;
+}
+
+int sb_alloc_mmkp_lp(const struct sb_alloc_mmkp *m, double *x, double *obj,
+		     struct sb_err *err)
+{
+	struct sb_lp *lp = mmkp_model(m);
+	struct sb_lp_result res;
+	int nc = m->off[m->n], c, rc;
+
+	if ((rc = sb_lp_solve(lp, 1, TIME_SAFETY_S, 0, &res, err)))
+		goto out;
+	if (res.stopped != SB_LP_STOP_NONE || res.status != SB_LP_OPTIMAL || !res.x) {
+		rc = sb_err_set(err, SB_EXIT_RUN, "smd-mmkp: LP relaxation not solved (%s%s)",
+				sb_lp_status_name(res.status),
+				res.stopped == SB_LP_STOP_TIME ? ", safety time limit" :
+				res.stopped ? ", iteration limit" : "");
+	} else {
+		for (c = 0; c < nc; c++)
+			x[c] = res.x[c];
+		*obj = res.obj;
+	}
+	sb_lp_result_release(&res);
+out:
+	sb_lp_free(lp);
+	return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* Dispatch                                                            */
 /* ------------------------------------------------------------------ */

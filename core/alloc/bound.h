@@ -105,6 +105,16 @@ int sb_alloc_mmkp_bound(const struct sb_alloc_mmkp *m, int relax, struct sb_allo
 int sb_alloc_mmkp_choose(const struct sb_alloc_mmkp *m, const int *start, int *choice,
 			 int *optimal, struct sb_err *err);
 
+/* The independent check of one round's choice: one configuration of its
+ * own per item, capacity kept; 0 and *cost = its total, else 1 and why. */
+int sb_alloc_mmkp_check(const struct sb_alloc_mmkp *m, const int *choice, double *cost,
+			char *why, size_t len);
+/* The LP relaxation's optimal column values x[0 .. off[n]) and objective
+ * (SMD's LP-outer selection); SB_EXIT_RUN when it is not solved to
+ * optimality within the family's limits. */
+int sb_alloc_mmkp_lp(const struct sb_alloc_mmkp *m, double *x, double *obj,
+		     struct sb_err *err);
+
 /* Internal to core/alloc (bound.c, pattern.c). */
 /* The family's deterministic limits on lp (nodes <= 0: the default). */
 void sb_alloc_bound_limits(struct sb_lp *lp, long nodes);

@@ -3,6 +3,7 @@
  */
 #include "common.h"
 
+#include <math.h>
 #include <stdio.h>
 
 const char *const sb_alloc_exp_gadget_set[] = {
@@ -89,4 +90,155 @@ int sb_alloc_exp_rar_run(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	rc = sb_alloc_exp_each(c, point, &in, sb_alloc_exp_gadget_set, emit, &e, err);
 	sb_alloc_inst_release(&in);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* SMD figures                                                         */
+/* ------------------------------------------------------------------ */
+
+int sb_alloc_exp_smd_setup(struct sb_exp_ctx *c, const char *arrivals, int speeds,
+			   struct sb_err *err)
+{
+	struct sb_alloc_exp_smd *s = SB_NEW(struct sb_alloc_exp_smd, 1);
+	char buf[1024];
+	const char *p;
+	int rc;
+
+	c->state = s;
+	sb_alloc_types_builtin(&s->ty);
+	if ((p = sb_exp_data(c, "dl2/dl2_job_types.csv", buf, sizeof buf)) &&
+	    ((rc = sb_alloc_load_types(p, &s->ty, err)) || (rc = sb_exp_add_input(c, p, err))))
+		return rc;
+	if ((p = sb_exp_data(c, "tiresias/tiresias_model_tensors.csv", buf, sizeof buf))) {
+		if ((rc = sb_load_model_tensors(p, &s->tensors, err)) ||
+		    (rc = sb_exp_add_input(c, p, err)))
+			return rc;
+		s->have_tensors = 1;
+	}
+	if (speeds && (p = sb_exp_data(c, "dl2/config_speed.txt", buf, sizeof buf))) {
+		if ((rc = sb_alloc_load_speeds(p, &s->speeds, err)) ||
+		    (rc = sb_exp_add_input(c, p, err)))
+			return rc;
+		s->have_speeds = 1;
+	}
+	snprintf(c->inputs_note, sizeof c->inputs_note, "%s; %s; %s%s",
+		 s->ty.source[0] == 'f' ? "real: DL2 job types" : "synthetic fallback: built-in DL2 types",
+		 s->have_tensors ? "real: Tiresias tensor sizes (resnet-50, vgg-16)" :
+				   "synthetic fallback: log-uniform layers",
+		 arrivals, !speeds ? "" : s->have_speeds ? "; real: DL2 measured speeds" :
+				 "; no DL2 speed table (the model alone, no measured series)");
+	return 0;
+}
+
+void sb_alloc_exp_smd_teardown(struct sb_exp_ctx *c)
+{
+	struct sb_alloc_exp_smd *s = c->state;
+	if (!s)
+		return;
+	if (s->have_tensors)
+		sb_tensor_table_release(&s->tensors);
+	if (s->have_speeds)
+		sb_alloc_speeds_release(&s->speeds);
+	sb_free(s);
+	c->state = NULL;
+}
+
+void sb_alloc_exp_smd_inst(const struct sb_exp_ctx *c, int point, int njob, int servers,
+			   struct sb_alloc_inst *in)
+{
+	const struct sb_alloc_exp_smd *s = c->state;
+	struct sb_alloc_genp g;
+	struct sb_rng gen = sb_rng_stream(c->seed, (uint64_t)point, 0, SB_RNG_INSTANCE);
+
+	sb_alloc_genp_defaults(&g, SB_ALLOC_PS);
+	g.njob = njob;
+	g.nserver = servers;
+	g.kmax = g.pmax = 12;   /* smd.md §5: W_i, P_i <= 12 */
+	sb_alloc_gen(in, &g, &s->ty, NULL, 0, s->have_tensors ? &s->tensors : NULL, &gen);
+}
+
+void sb_alloc_exp_smd_emit(void *arg, const char *policy, const struct sb_alloc_inst *in,
+			   const struct sb_alloc_result *r, double seconds)
+{
+	struct sb_alloc_exp_smd_rows *e = arg;
+	size_t row = sb_table_add(e->out);
+	(void)seconds;
+	sb_table_set_int(e->out, row, "jobs", in->njob);
+	sb_table_set_int(e->out, row, "servers", e->servers);
+	sb_table_set_int(e->out, row, "rep", e->rep);
+	sb_table_set_str(e->out, row, "policy", policy);
+	sb_table_set_dbl(e->out, row, "jct_mean", r->jct_mean);
+	sb_table_set_dbl(e->out, row, "flow_slots", r->flow_slots);
+	sb_table_set_int(e->out, row, "unfinished", r->unfinished);
+	sb_table_set_dbl(e->out, row, "local",
+			 r->job_slots ? (double)r->local_slots / r->job_slots : 1);
+}
+
+const char *const sb_alloc_exp_smd_set[] = {
+	"smd", "smd-oblivious", "optimus", "drf", "fifo", "tetris", "srtf", NULL,
+};
+
+const struct sb_col sb_alloc_exp_smd_cols[] = {
+	{ "jobs", SB_COL_INT, "" },
+	{ "servers", SB_COL_INT, "" },
+	{ "rep", SB_COL_INT, "" },
+	{ "policy", SB_COL_STR, "" },
+	{ "jct_mean", SB_COL_DBL, "s" },
+	{ "flow_slots", SB_COL_DBL, "slots" },
+	{ "unfinished", SB_COL_INT, "" },
+	{ "local", SB_COL_DBL, "" },
+	{ "spread", SB_COL_DBL, "" },
+	{ NULL, 0, NULL },
+};
+
+int sb_alloc_exp_smd_compare(struct sb_exp_ctx *c, int point, const struct sb_alloc_inst *in,
+			     struct sb_table *out, int servers, int rep, struct sb_err *err)
+{
+	struct sb_alloc_exp_smd_rows e = { out, servers, rep };
+	size_t first = out->nrow, r;
+	double lo = INFINITY, hi = 0;
+	int col = sb_table_col(out, "jct_mean"), rc;
+
+	if ((rc = sb_alloc_exp_each(c, point, in, sb_alloc_exp_smd_set, sb_alloc_exp_smd_emit, &e,
+				    err)))
+		return rc;
+	/* every run finishes every job, so the means compare */
+	for (r = first; r < out->nrow; r++) {
+		double v = sb_table_get_dbl(out, r, col);
+		lo = sb_min(lo, v);
+		hi = sb_max(hi, v);
+	}
+	for (r = first; r < out->nrow; r++)
+		sb_table_set_dbl(out, r, "spread", hi / lo);
+	return 0;
+}
+
+void sb_alloc_exp_smd_types(const struct sb_exp_ctx *c, int kmax, struct sb_alloc_inst *in)
+{
+	const struct sb_alloc_exp_smd *s = c->state;
+	struct sb_alloc_genp g;
+	struct sb_rng gen = sb_rng_stream(c->seed, 0, 0, SB_RNG_INSTANCE);
+
+	sb_alloc_genp_defaults(&g, SB_ALLOC_PS);
+	g.nserver = 1;
+	g.kmax = g.pmax = kmax;
+	sb_alloc_gen_each_type(in, &g, &s->ty, s->have_tensors ? &s->tensors : NULL, &gen);
+}
+
+const char *sb_alloc_exp_smd_layers(const struct sb_exp_ctx *c, const struct sb_alloc_job *jb)
+{
+	const struct sb_alloc_exp_smd *s = c->state;
+	const char *tn = sb_alloc_tiresias_name(jb->model);
+	int n = 0;
+	return s->have_tensors && tn && sb_tensor_table_find(&s->tensors, tn, &n) &&
+			       n == jb->nlayer ? "tiresias" : "synthetic";
+}
+
+int sb_alloc_exp_smd_check(const struct sb_alloc_mmkp *m, const int *choice, const char *exp,
+			   const char *method, double *cost, struct sb_err *err)
+{
+	char why[200];
+	if (sb_alloc_mmkp_check(m, choice, cost, why, sizeof why))
+		return sb_err_set(err, SB_EXIT_RUN, "%s: %s's choice rejected: %s", exp, method, why);
+	return 0;
 }

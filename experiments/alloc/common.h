@@ -8,6 +8,7 @@
 #define SB_EXPERIMENTS_ALLOC_COMMON_H
 
 #include "alloc/alloc.h"
+#include "alloc/bound.h"
 #include "exp.h"
 #include "workloads/alloc/alloc_wl.h"
 
@@ -63,5 +64,53 @@ struct sb_alloc_exp_rows {
 };
 int sb_alloc_exp_rar_run(struct sb_exp_ctx *c, int point, struct sb_table *out,
 			 sb_alloc_exp_emit *emit, struct sb_err *err);
+
+/* What the SMD figures (smd.md §8) share: DL2's job types and Tiresias's
+ * per-layer tensor sizes read from DATA_DIR when there (sha256 recorded),
+ * else the built-in types and synthetic layers; the inputs note says
+ * which, followed by `arrivals`. setup puts it in c->state. */
+struct sb_alloc_exp_smd {
+	struct sb_alloc_types ty;
+	struct sb_tensor_table tensors;
+	int have_tensors;
+	struct sb_alloc_speeds speeds;  /* DL2's config_speed.txt, when asked */
+	int have_speeds;
+};
+/* speeds = 1 also reads dl2/config_speed.txt when it is there. */
+int sb_alloc_exp_smd_setup(struct sb_exp_ctx *c, const char *arrivals, int speeds,
+			   struct sb_err *err);
+void sb_alloc_exp_smd_teardown(struct sb_exp_ctx *c);
+/* The PS instance of point: njob jobs of random DL2 types, Poisson
+ * arrivals at 3 per slot, `servers` servers of 8 GPUs and 24 CPUs,
+ * W_i, P_i <= 12 (smd.md §5), run to completion. */
+void sb_alloc_exp_smd_inst(const struct sb_exp_ctx *c, int point, int njob, int servers,
+			   struct sb_alloc_inst *in);
+/* The schemes of smd-F1 and F2 and their columns (jobs, servers, rep,
+ * policy, jct_mean, flow_slots, unfinished, local, spread). */
+extern const char *const sb_alloc_exp_smd_set[];
+extern const struct sb_col sb_alloc_exp_smd_cols[];
+/* Run the set on in with sb_alloc_exp_each and add its rows to out, with
+ * spread = the slowest scheme's mean JCT over the fastest one's. */
+int sb_alloc_exp_smd_compare(struct sb_exp_ctx *c, int point, const struct sb_alloc_inst *in,
+			     struct sb_table *out, int servers, int rep, struct sb_err *err);
+/* One job per DL2 type (sb_alloc_gen_each_type) from the experiment's
+ * first instance stream, so smd-F3 and F6 see the same layers; worker and
+ * PS caps kmax. */
+void sb_alloc_exp_smd_types(const struct sb_exp_ctx *c, int kmax, struct sb_alloc_inst *in);
+/* "tiresias" if job jb's layers are Tiresias's tensor sizes, else
+ * "synthetic". */
+const char *sb_alloc_exp_smd_layers(const struct sb_exp_ctx *c, const struct sb_alloc_job *jb);
+/* The independent check of a round's choice (sb_alloc_mmkp_check) as an
+ * experiment error naming the experiment and the method. */
+int sb_alloc_exp_smd_check(const struct sb_alloc_mmkp *m, const int *choice, const char *exp,
+			   const char *method, double *cost, struct sb_err *err);
+/* Rows (jobs, servers, rep, policy, jct_mean, flow_slots, unfinished,
+ * local) for sb_alloc_exp_each; arg is a struct sb_alloc_exp_smd_rows. */
+struct sb_alloc_exp_smd_rows {
+	struct sb_table *out;
+	int servers, rep;
+};
+void sb_alloc_exp_smd_emit(void *arg, const char *policy, const struct sb_alloc_inst *in,
+			   const struct sb_alloc_result *r, double seconds);
 
 #endif

@@ -8,7 +8,9 @@ set ylabel "mean JCT (h)"
 set logscale x 2
 set yrange [0:*]
 set key outside right top
+# no interval from a single instance (a QUICK run): a zero-length bar, not nan
+ci(x) = x == x ? x : 0
 pols = "smd smd-oblivious optimus drf fifo tetris srtf"
 plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
-       using "jobs":(column("jct_mean_mean")/3600):(column("jct_mean_ci95")/3600) with yerrorlines lt i title word(pols,i)
+       using "jobs":(column("jct_mean_mean")/3600):(ci(column("jct_mean_ci95"))/3600) with yerrorlines lt i title word(pols,i)
 call "plots/render.gp" "9" "5"

@@ -115,6 +115,14 @@ void sb_alloc_gen(struct sb_alloc_inst *in, const struct sb_alloc_genp *g,
 void sb_alloc_gen_trace(struct sb_alloc_inst *in, const struct sb_alloc_genp *g,
 			const struct sb_alloc_types *ty, const struct sb_trace *tr,
 			const struct sb_tensor_table *tensors, struct sb_rng *r);
+/* The Tiresias tensor-table name of a DL2 model ("resnet-50" ->
+ * "resnet50", "vgg-16" -> "vgg16"), or NULL when Tiresias has none. */
+const char *sb_alloc_tiresias_name(const char *dl2);
+/* One job of every type of ty in type order, all arriving at slot 0 (the
+ * per-model figures: step-time models, speed fits). */
+void sb_alloc_gen_each_type(struct sb_alloc_inst *in, const struct sb_alloc_genp *g,
+			    const struct sb_alloc_types *ty, const struct sb_tensor_table *tensors,
+			    struct sb_rng *r);
 /* From a user's job table and cluster. */
 void sb_alloc_build(struct sb_alloc_inst *in, const struct sb_alloc_genp *g,
 		    const struct sb_alloc_types *ty, const struct sb_alloc_jobrow *rows, int n,
@@ -127,5 +135,51 @@ void sb_alloc_build(struct sb_alloc_inst *in, const struct sb_alloc_genp *g,
  * finish in the horizon. */
 void sb_alloc_gen_small(struct sb_alloc_inst *in, const struct sb_alloc_genp *g,
 			const struct sb_alloc_types *ty, struct sb_rng *r);
+
+/* ------------------------------------------------------------------ */
+/* DL2's measured PS training speeds (config_speed.txt, speed.c)       */
+/* ------------------------------------------------------------------ */
+
+/* One measurement: model, total batch, PSs and workers, and the sums DL2
+ * uses (job speed = sum of the workers' speeds, steps per second). */
+struct sb_alloc_speed_row {
+	int model;            /* index into sb_alloc_speeds.model */
+	int ps, workers;      /* 1..SB_ALLOC_MAXK */
+	double batch;         /* tot_batch_size */
+	double speed;         /* sum of the per-worker speeds, >= 0 (0: the
+	                         run made no progress; no step time) */
+	double ps_cpu, worker_cpu;  /* sums of the CPU usages */
+};
+struct sb_alloc_speeds {
+	int nmodel;
+	char model[SB_ALLOC_MAXTYPE][32];
+	char sync[SB_ALLOC_MAXTYPE][32];  /* sync_mode per model */
+	int n;
+	struct sb_alloc_speed_row *row;   /* owned (sb_malloc) */
+	char source[300];     /* "file=<path>" */
+};
+/* config_speed.txt: one Python tuple literal per line (blank lines
+ * skipped), (model, sync_mode, tot_batch_size, num_ps, num_worker,
+ * [speeds], [ps_cpu_usages], [worker_cpu_usages]); strings quoted, 1..31
+ * characters, one sync_mode per model; batch 1..1e6; num_ps and
+ * num_worker 1..SB_ALLOC_MAXK; the lists have num_worker, num_ps and
+ * num_worker entries; speeds and usages >= 0; at most 32 models and one
+ * row per (model, num_ps, num_worker). Errors name file, line and field;
+ * on failure nothing is left to free. */
+int sb_alloc_load_speeds(const char *path, struct sb_alloc_speeds *sp, struct sb_err *err);
+void sb_alloc_speeds_release(struct sb_alloc_speeds *sp);
+/* Index of model, or -1; the row of (model, ps, workers), or NULL. */
+int sb_alloc_speeds_model(const struct sb_alloc_speeds *sp, const char *model);
+const struct sb_alloc_speed_row *sb_alloc_speeds_find(const struct sb_alloc_speeds *sp,
+						      int model, int ps, int workers);
+/* The Optimus form of the step time (smd.md §4, [M]/[R]):
+ * tau = t0 batch / w + t1 + t2 w / p + t3 w + t4 p, t >= 0, fitted by exact
+ * non-negative least squares to the measured step times w / speed of one
+ * model (rows of speed 0 skipped); *rms = root mean squared error (s).
+ * -1 if the model has no row with a speed. */
+#define SB_ALLOC_FIT_N 5
+int sb_alloc_speed_fit(const struct sb_alloc_speeds *sp, int model,
+		       double theta[SB_ALLOC_FIT_N], double *rms);
+double sb_alloc_speed_fit_tau(const double theta[SB_ALLOC_FIT_N], double batch, int ps, int w);
 
 #endif

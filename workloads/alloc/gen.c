@@ -44,6 +44,11 @@ static const char *tiresias_name(const char *dl2)
 	return NULL;
 }
 
+const char *sb_alloc_tiresias_name(const char *dl2)
+{
+	return tiresias_name(dl2);
+}
+
 static int layers_of(const struct sb_alloc_genp *g, const struct sb_alloc_type *t,
 		     const struct sb_tensor_table *tensors, const double **tab)
 {
@@ -205,6 +210,23 @@ void sb_alloc_gen_trace(struct sb_alloc_inst *in, const struct sb_alloc_genp *g,
 	finish_jobs(in, g, ty, type, r);
 	snprintf(in->source, sizeof in->source, "trace arrivals and GPUs (%s); types %s",
 		 tr->source, ty->source);
+	sb_free(type);
+}
+
+void sb_alloc_gen_each_type(struct sb_alloc_inst *in, const struct sb_alloc_genp *g,
+			    const struct sb_alloc_types *ty, const struct sb_tensor_table *tensors,
+			    struct sb_rng *r)
+{
+	int *type = SB_NEW(int, ty->n > 0 ? ty->n : 1), j;
+	int room = alloc_inst(in, g, ty, tensors, ty->n);
+
+	for (j = 0; j < ty->n; j++) {
+		type[j] = j;
+		make_job(&in->job[j], g, &ty->t[j], tensors, in->pool + (size_t)j * room, r);
+	}
+	finish_jobs(in, g, ty, type, r);
+	snprintf(in->source, sizeof in->source, "one job per type, all at slot 0; types %s",
+		 ty->source);
 	sb_free(type);
 }
 

@@ -1,0 +1,29 @@
+# smd-F6: step time against the PS/worker ratio p/w at a fixed worker count,
+# each series divided by its own value at p = w: DL2's measured speeds
+# (w / sum of the workers' speeds), the Optimus form fitted by NNLS to all of
+# the model's measurements, and our layered (WFBP) model (reconstructed).
+# Four panels (the models with the densest measurements), so this script
+# renders PNG and PDF itself.
+load "plots/style.gp"
+panel(m, w) = sprintf("--where model=%s --where workers=%d", m, w)
+ms = "resnet-50 vgg-16 inception-bn dssm"
+ws = "8 8 9 9"
+do for [fmt in "png pdf"] {
+  if (fmt eq "png") { set terminal pngcairo size 1200,800 font "DejaVu Sans,10" } \
+  else { set terminal pdfcairo size 12,8 font "DejaVu Sans,9" }
+  set output OUT.".".fmt
+  set multiplot layout 2,2 margins 0.08, 0.97, 0.08, 0.9 spacing 0.08, 0.12 title "Step time against the PS/worker ratio, relative to p = w (WFBP model reconstructed)"
+  do for [k=1:4] {
+    m = word(ms, k); w = int(word(ws, k))
+    set title sprintf("%s, %d workers", m, w)
+    set xlabel "PSs / workers"
+    set ylabel "step time / step time at p = w"
+    set logscale y
+    if (k == 1) { set key top right } else { unset key }
+    plot data("points", panel(m, w)) using "ratio":"dl2_rel" with linespoints lt 1 title "DL2 measured", \
+         data("points", panel(m, w)) using "ratio":"fit_rel" with linespoints lt 2 title "Optimus-form fit", \
+         data("points", panel(m, w)) using "ratio":"wfbp_rel" with linespoints lt 3 title "WFBP model"
+  }
+  unset multiplot
+  set output
+}
