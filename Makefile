@@ -86,8 +86,8 @@ need-deps:
 # regenerated on every build (replaced only when it changes), so that a
 # removed policy file leaves no stale entry behind
 $(BUILD)/registry.def: FORCE scripts/gen-registry | $(BUILD)
-	@scripts/gen-registry $(LIB_SRC) > $@.tmp || { rm -f $@.tmp; exit 1; }; \
-	  cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	@scripts/gen-registry $(LIB_SRC) > $@.$$$$.tmp || { rm -f $@.$$$$.tmp; exit 1; }; \
+	  cmp -s $@.$$$$.tmp $@ || mv $@.$$$$.tmp $@; rm -f $@.$$$$.tmp
 
 $(BUILD):
 	@mkdir -p $(BUILD)
@@ -100,8 +100,8 @@ $(BUILD)/core/registry.o: $(BUILD)/registry.def
 $(BUILD)/version.h: FORCE | $(BUILD)
 	@sha=$$(git rev-parse HEAD 2>/dev/null || echo unknown); \
 	 dirty=$$(test -z "$$(git status --porcelain 2>/dev/null)" && echo 0 || echo 1); \
-	 printf '#define SB_GIT_SHA "%s"\n#define SB_GIT_DIRTY %s\n' "$$sha" "$$dirty" > $@.tmp; \
-	 cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	 printf '#define SB_GIT_SHA "%s"\n#define SB_GIT_DIRTY %s\n' "$$sha" "$$dirty" > $@.$$$$.tmp; \
+	 cmp -s $@.$$$$.tmp $@ || mv $@.$$$$.tmp $@; rm -f $@.$$$$.tmp
 
 $(BUILD)/core/cli.o: $(BUILD)/version.h
 
@@ -129,8 +129,8 @@ BENCH_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(BENCH_SRC))
 
 # the parts of make bench, one per family, registered like the policies
 $(BUILD)/bench.def: FORCE scripts/gen-registry | $(BUILD)
-	@scripts/gen-registry $(BENCH_SRC) > $@.tmp || { rm -f $@.tmp; exit 1; }; \
-	  cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp
+	@scripts/gen-registry $(BENCH_SRC) > $@.$$$$.tmp || { rm -f $@.$$$$.tmp; exit 1; }; \
+	  cmp -s $@.$$$$.tmp $@ || mv $@.$$$$.tmp $@; rm -f $@.$$$$.tmp
 
 $(BUILD)/bench/main.o: $(BUILD)/bench.def
 
