@@ -38,3 +38,22 @@ for p in $("$SB" list alloc | awk '$1 == "alloc" { print $2 }'); do
 	case "$p" in smd*|pslocality) ;; *) expect 0 "valid: yes" -- "$SB" eval alloc --gen 30 --policy "$p" ;; esac
 	expect 0 "valid: yes" -- "$SB" eval alloc --gen 12 --mode ps --servers 4 --util jct --policy "$p"
 done
+
+# SMD figures: the round experiment (GLPK on node limits) is the same on 1
+# and 2 workers
+same_points_across_jobs alloc_smd_round
+# DL2's speed table in DATA_DIR: a malformed line stops smd-F6 naming the
+# file, the line and the field; without it F6 runs on the model alone and
+# says so; with the real file its sha256 is in the results
+mkdir -p "$tmp/sdd/dl2" "$tmp/sdd0"
+printf "('m', 'dist_sync', 32, 1, 1, [1.5], [0.3], [0.2])\n('m', 'dist_sync', 32, 1, 2, [1.5, 1.5], [0.3], [0.2, 0.2])\n('m', 'dist_sync', 32, 1, 3, [1.5, 1], [0.3], [0.2, 0.2, 0.1])\n" > "$tmp/sdd/dl2/config_speed.txt"
+expect 2 "cannot read speed table '$tmp/sdd/dl2/config_speed.txt': line 3: field 'speeds': 2 entries, expected 3" -- "$SB" run alloc_smd_speed --quick --data-dir "$tmp/sdd" --out "$tmp/sp.h5"
+printf "('m', 'dist_sync', 32, 0, 1, [1.5], [], [0.2])\n" > "$tmp/sdd/dl2/config_speed.txt"
+expect 2 "line 1: field 'num_ps'" -- "$SB" run alloc_smd_speed --quick --data-dir "$tmp/sdd" --out "$tmp/sp.h5"
+expect 0 "" -- "$SB" run alloc_smd_speed --quick --data-dir "$tmp/sdd0" --out "$tmp/sp0.h5"
+"$SB" show "$tmp/sp0.h5" | grep -q "no DL2 speed table" && ok || bad "alloc_smd_speed without the speed table does not say so"
+if [ -f data/dl2/config_speed.txt ]; then
+	expect 0 "" -- "$SB" run alloc_smd_speed --quick --out "$tmp/sp1.h5"
+	"$SB" show "$tmp/sp1.h5" | grep -q "sha256 *bf03ce681c59b70b216b8a49da151db4ac2827694777bc3c48e8d087984c4cf4" && ok ||
+		bad "alloc_smd_speed: the speed table's sha256 is not in the results"
+fi
