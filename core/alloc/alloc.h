@@ -142,6 +142,9 @@ int sb_alloc_ps_for(const struct sb_alloc_inst *in, int j, int k);
  * `how` says; rng only for SB_ALLOC_RANDOM. Returns the server, or -1 if
  * nothing fits. */
 int sb_alloc_add_unit(struct sb_alloc_plan *pl, int j, int how, struct sb_rng *rng);
+/* The server SB_ALLOC_LEAST picks for a unit of demand dem[r] (resources
+ * only: the caller has checked the job's caps), or -1 if none has room. */
+int sb_alloc_least_server(const struct sb_alloc_plan *pl, const double *dem);
 /* Replace j's layout by k workers (and their PSs) embedded as GADGET-R
  * does (gadget.md §3 step 2): the best-fitting single server that holds
  * them all, else servers by free GPUs, most first, until covered. Leaves

@@ -33,9 +33,36 @@ static double used_frac(const struct sb_alloc_plan *pl, int s)
 	return u;
 }
 
+int sb_alloc_least_server(const struct sb_alloc_plan *pl, const double *dem)
+{
+	int S = pl->in->nserver, s, r, best = -1;
+	for (s = 0; s < S; s++) {
+		for (r = 0; r < SB_ALLOC_NRES; r++)
+			if (dem[r] > pl->free[s][r] + 1e-9)
+				break;
+		if (r < SB_ALLOC_NRES)
+			continue;
+		if (best < 0 || used_frac(pl, s) < used_frac(pl, best) - 1e-12)
+			best = s;
+	}
+	return best;
+}
+
 int sb_alloc_add_unit(struct sb_alloc_plan *pl, int j, int how, struct sb_rng *rng)
 {
 	int S = pl->in->nserver, dp = next_ps(pl, j), s, best = -1, nfit = 0, k;
+
+	if (how == SB_ALLOC_LEAST) {
+		const struct sb_alloc_job *jb = &pl->in->job[j];
+		double dem[SB_ALLOC_NRES];
+		if (pl->w[j] + 1 > jb->max_workers || pl->p[j] + dp > jb->max_ps)
+			return -1;
+		for (k = 0; k < SB_ALLOC_NRES; k++)
+			dem[k] = 1 * jb->wdem[k] + dp * jb->pdem[k];
+		if ((best = sb_alloc_least_server(pl, dem)) >= 0)
+			sb_alloc_plan_add(pl, j, best, 1, dp);
+		return best;
+	}
 
 	if (how == SB_ALLOC_PACK) {
 		for (k = pl->head[j]; k >= 0; k = pl->next[k])
@@ -52,10 +79,7 @@ int sb_alloc_add_unit(struct sb_alloc_plan *pl, int j, int how, struct sb_rng *r
 			best = s;
 			break;
 		}
-		if (how == SB_ALLOC_LEAST) {
-			if (best < 0 || used_frac(pl, s) < used_frac(pl, best) - 1e-12)
-				best = s;
-		} else if (sb_rng_below(rng, (uint32_t)++nfit) == 0) {
+		if (sb_rng_below(rng, (uint32_t)++nfit) == 0) {
 			best = s;   /* reservoir sampling: uniform among the fitting */
 		}
 	}

@@ -67,7 +67,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_alloc_gadget_busy = {
 	.name = "alloc_gadget_busy",
-	.desc = "GPU utilisation per slot under EXC, ENE and FAIR (GADGET-R reconstructed)",
+	.desc = "GPU utilisation per slot under EXC, ENE and FAIR (GADGET-R and GADGET-PD reconstructed)",
 	.figure = "gadget-F3",
 	.family = "alloc",
 	.params = params,

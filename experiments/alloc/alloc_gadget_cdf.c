@@ -51,7 +51,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_alloc_gadget_cdf = {
 	.name = "alloc_gadget_cdf",
-	.desc = "distribution of job completion times under EXC, ENE and FAIR (GADGET-R reconstructed)",
+	.desc = "distribution of job completion times under EXC, ENE and FAIR (GADGET-R and GADGET-PD reconstructed)",
 	.figure = "gadget-F2",
 	.family = "alloc",
 	.params = params,

@@ -1,7 +1,7 @@
 /*
  * alloc_gadget_load.c - figure gadget-F1 (gadget.md §7, ours [O]): total
  * utility at the horizon against the arrival rate, under EXC, ENE and FAIR,
- * for GADGET-R (reconstructed) and the comparison set. Jobs arrive for
+ * for GADGET-R, GADGET-PD (both reconstructed) and the comparison set. Jobs arrive for
  * `arrive` slots and the horizon ends `tail` slots later, so at high rates
  * some jobs are unfinished and the utilities differ. shortfall = the best
  * utility of the point minus this policy's (0 for the best), so that the
@@ -94,7 +94,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_alloc_gadget_load = {
 	.name = "alloc_gadget_load",
-	.desc = "total utility against the arrival rate under EXC, ENE and FAIR (GADGET-R reconstructed)",
+	.desc = "total utility against the arrival rate under EXC, ENE and FAIR (GADGET-R and GADGET-PD reconstructed)",
 	.figure = "gadget-F1",
 	.family = "alloc",
 	.params = params,

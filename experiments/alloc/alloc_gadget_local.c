@@ -48,7 +48,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_alloc_gadget_local = {
 	.name = "alloc_gadget_local",
-	.desc = "share of job-slots embedded on one server under EXC, ENE and FAIR (GADGET-R reconstructed)",
+	.desc = "share of job-slots embedded on one server under EXC, ENE and FAIR (GADGET-R and GADGET-PD reconstructed)",
 	.figure = "gadget-F4",
 	.family = "alloc",
 	.params = params,

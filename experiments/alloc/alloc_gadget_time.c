@@ -92,7 +92,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_alloc_gadget_time = {
 	.name = "alloc_gadget_time",
-	.desc = "scheduler runtime per slot against the cluster size, EXC (GADGET-R reconstructed)",
+	.desc = "scheduler runtime per slot against the cluster size, EXC (GADGET-R and GADGET-PD reconstructed)",
 	.figure = "gadget-F5",
 	.family = "alloc",
 	.params = params,

@@ -7,8 +7,8 @@
 #include <stdio.h>
 
 const char *const sb_alloc_exp_gadget_set[] = {
-	"gadget-r", "gadget-nolocality", "fifo", "drf", "tetris", "optimus", "tiresias",
-	"firstfit", NULL,
+	"gadget-r", "gadget-pd", "gadget-nolocality", "fifo", "drf", "tetris", "optimus",
+	"tiresias", "firstfit", NULL,
 };
 
 void sb_alloc_exp_rar_inst(struct sb_alloc_inst *in, const struct sb_alloc_exp_rar *x,
@@ -241,4 +241,78 @@ int sb_alloc_exp_smd_check(const struct sb_alloc_mmkp *m, const int *choice, con
 	if (sb_alloc_mmkp_check(m, choice, cost, why, sizeof why))
 		return sb_err_set(err, SB_EXIT_RUN, "%s: %s's choice rejected: %s", exp, method, why);
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* PS-locality figures                                                 */
+/* ------------------------------------------------------------------ */
+
+const char *const sb_alloc_exp_ps_set[] = {
+	"pslocality", "oasis", "optimus", "drf", "fifo", "tetris", "local-first", "spread",
+	"random", NULL,
+};
+
+int sb_alloc_exp_ps_setup(struct sb_exp_ctx *c, struct sb_err *err)
+{
+	struct sb_alloc_exp_psdata *d = SB_NEW(struct sb_alloc_exp_psdata, 1);
+	char buf[1024];
+	const char *p;
+	int rc, K;
+
+	c->state = d;
+	sb_alloc_types_builtin(&d->ty);
+	if ((p = sb_exp_data(c, "dl2/dl2_job_types.csv", buf, sizeof buf)) &&
+	    ((rc = sb_alloc_load_types(p, &d->ty, err)) || (rc = sb_exp_add_input(c, p, err))))
+		return rc;
+	if ((p = sb_exp_data(c, "dl2/dl2_arrival_patterns.csv", buf, sizeof buf))) {
+		for (K = 1; K <= 5; K++)
+			if ((rc = sb_alloc_load_arrivals(p, K, &d->pat[K], &d->npat[K], err)))
+				return rc;
+		if ((rc = sb_exp_add_input(c, p, err)))
+			return rc;
+		d->real_pat = 1;
+	}
+	snprintf(c->inputs_note, sizeof c->inputs_note, "%s; %s",
+		 d->ty.source[0] == 'f' ? "real: DL2 job types" :
+					  "synthetic fallback: built-in DL2 types",
+		 d->real_pat ? "real: DL2 Google-trace arrival patterns (capped at K per slot)" :
+			       "synthetic fallback: Poisson arrivals at K/2 per slot");
+	return 0;
+}
+
+void sb_alloc_exp_ps_teardown(struct sb_exp_ctx *c)
+{
+	struct sb_alloc_exp_psdata *d = c->state;
+	int K;
+	if (!d)
+		return;
+	for (K = 0; K <= 5; K++)
+		sb_free(d->pat[K]);
+	sb_free(d);
+	c->state = NULL;
+}
+
+void sb_alloc_exp_ps_inst(struct sb_alloc_inst *in, const struct sb_exp_ctx *c, int K,
+			  int servers, int jobs, int tail, int key)
+{
+	const struct sb_alloc_exp_psdata *d = c->state;
+	struct sb_alloc_genp g;
+	struct sb_rng gen = sb_rng_stream(c->seed, (uint64_t)key, 0, SB_RNG_INSTANCE);
+	int j, last = 0;
+
+	SB_ASSERT(K >= 1 && K <= 5);
+	sb_alloc_genp_defaults(&g, SB_ALLOC_PS);
+	g.njob = jobs;
+	g.nserver = servers;
+	g.poisson = K / 2.0;
+	sb_alloc_gen(in, &g, &d->ty, d->real_pat ? d->pat[K] : NULL, d->real_pat ? d->npat[K] : 0,
+		     NULL, &gen);
+	for (j = 0; j < in->njob; j++)
+		last = in->job[j].arrival > last ? in->job[j].arrival : last;
+	in->nslot = last + 1 + tail;
+}
+
+double sb_alloc_exp_ps_mean_h(const struct sb_alloc_inst *in, const struct sb_alloc_result *r)
+{
+	return in->njob ? r->flow_slots * in->slot_s / 3600 / in->njob : 0;
 }

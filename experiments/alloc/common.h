@@ -12,7 +12,7 @@
 #include "exp.h"
 #include "workloads/alloc/alloc_wl.h"
 
-/* gadget.md §7's series that exist (GADGET-PD is not built). */
+/* gadget.md §7's series: GADGET-R, GADGET-PD and the comparison set. */
 extern const char *const sb_alloc_exp_gadget_set[];
 
 /* One medium instance of the GADGET figures: `servers` x 8 GPUs (PCIe
@@ -112,5 +112,32 @@ struct sb_alloc_exp_smd_rows {
 };
 void sb_alloc_exp_smd_emit(void *arg, const char *policy, const struct sb_alloc_inst *in,
 			   const struct sb_alloc_result *r, double seconds);
+
+/* ------------------------------------------------------------------ */
+/* PS-locality figures F1-F3 and F6 (pslocality.md §5, §8; ours [O])   */
+/* ------------------------------------------------------------------ */
+
+/* pslocality.md §8's online series: RR-kappa (ours), OASiS, Optimus, DRF,
+ * FIFO, Tetris, Local-first, Spread, Random. */
+extern const char *const sb_alloc_exp_ps_set[];
+
+/* The inputs of those figures: DL2's job types and Google-trace arrival
+ * patterns from DATA_DIR when present (sha256 recorded), else the built-in
+ * types and Poisson arrivals at intensity / 2 jobs per slot. */
+struct sb_alloc_exp_psdata {
+	struct sb_alloc_types ty;
+	int *pat[6], npat[6];   /* pattern of intensity K = 1..5 (index K) */
+	int real_pat;
+};
+int sb_alloc_exp_ps_setup(struct sb_exp_ctx *c, struct sb_err *err);
+void sb_alloc_exp_ps_teardown(struct sb_exp_ctx *c);
+/* One medium PS instance: `jobs` jobs arriving with intensity K (at most K
+ * per slot), `servers` servers of 8 GPUs and 24 CPUs (DL2), objective JCT,
+ * horizon `tail` slots after the last arrival; keyed by key. */
+void sb_alloc_exp_ps_inst(struct sb_alloc_inst *in, const struct sb_exp_ctx *c, int K,
+			  int servers, int jobs, int tail, int key);
+/* Mean completion time in hours over all jobs, an unfinished job counted
+ * to the horizon (flow slots x slot length / jobs). */
+double sb_alloc_exp_ps_mean_h(const struct sb_alloc_inst *in, const struct sb_alloc_result *r);
 
 #endif

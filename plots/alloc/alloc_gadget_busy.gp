@@ -4,7 +4,7 @@
 load "plots/style.gp"
 set xlabel "time (h)"
 set yrange [0:1.05]
-pols = "gadget-r gadget-nolocality fifo drf tetris optimus tiresias firstfit"
+pols = "gadget-r gadget-pd gadget-nolocality fifo drf tetris optimus tiresias firstfit"
 TITLE = "GADGET model: GPU utilisation over time, first instance (reconstructed)"
 YLABEL = "share of GPUs held"
 PANEL = 'plot for [i=1:words(pols)] data("points", "--where rep=0 --where util=".word(utils,u)." --where policy=".word(pols,i)) using "time_h":"busy" with steps lt i title word(pols,i)'

@@ -3,16 +3,16 @@
 # by the share still unfinished at the horizon). GADGET-R reconstructed.
 load "plots/style.gp"
 utils = "exc ene fair"
-pols = "gadget-r gadget-nolocality fifo drf tetris optimus tiresias firstfit"
+pols = "gadget-r gadget-pd gadget-nolocality fifo drf tetris optimus tiresias firstfit"
 # jobs per (objective, policy), from the summary's counts
-array NJ[24]
-do for [u=1:3] { do for [i=1:8] {
-  NJ[(u-1)*8+i] = real(system(sprintf("%s export %s summary --where util=%s --where policy=%s | awk 'NR==1{for(k=1;k<=NF;k++)c[$k]=k;next}{print $c[\"n\"]}'", SB, RESULTS, word(utils,u), word(pols,i))))
+array NJ[27]
+do for [u=1:3] { do for [i=1:9] {
+  NJ[(u-1)*9+i] = real(system(sprintf("%s export %s summary --where util=%s --where policy=%s | awk 'NR==1{for(k=1;k<=NF;k++)c[$k]=k;next}{print $c[\"n\"]}'", SB, RESULTS, word(utils,u), word(pols,i))))
 } }
 set xlabel "job completion time (h, log scale)"
 set logscale x
 set yrange [0:1]
 TITLE = "GADGET model: job completion times (reconstructed)"
 YLABEL = "fraction of jobs completed"
-PANEL = 'plot for [i=1:words(pols)] data("points", "--where util=".word(utils,u)." --where policy=".word(pols,i)." --where finished=1") using (column("jct")/3600):(1.0/NJ[(u-1)*8+i]) smooth cumulative with lines lt i title word(pols,i)'
+PANEL = 'plot for [i=1:words(pols)] data("points", "--where util=".word(utils,u)." --where policy=".word(pols,i)." --where finished=1") using (column("jct")/3600):(1.0/NJ[(u-1)*9+i]) smooth cumulative with lines lt i title word(pols,i)'
 load "plots/alloc/panels3.gp"

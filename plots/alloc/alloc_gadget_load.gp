@@ -4,7 +4,7 @@
 load "plots/style.gp"
 set xlabel "arrivals per slot (20 min)"
 set logscale x 2
-pols = "gadget-r gadget-nolocality fifo drf tetris optimus tiresias firstfit"
+pols = "gadget-r gadget-pd gadget-nolocality fifo drf tetris optimus tiresias firstfit"
 TITLE = "GADGET model: total utility against load (reconstructed)"
 YLABEL = "total utility (utility units)"
 PANEL = 'plot for [i=1:words(pols)] data("summary", "--where util=".word(utils,u)." --where policy=".word(pols,i)) using "rate":"utility_mean":"utility_ci95" with yerrorlines lt i title word(pols,i)'

@@ -8,7 +8,7 @@ set ylabel "runtime per slot (ms, log scale)"
 set logscale x 2
 set logscale y
 set key outside right top
-pols = "gadget-r gadget-nolocality fifo drf tetris optimus tiresias firstfit"
+pols = "gadget-r gadget-pd gadget-nolocality fifo drf tetris optimus tiresias firstfit"
 plot for [i=1:words(pols)] data("timing", "--where policy=".word(pols,i)) \
        using "servers":(column("ms_per_slot") > 0 ? column("ms_per_slot") : 1e-4) with linespoints lt i title word(pols,i)
 call "plots/render.gp" "9" "5"

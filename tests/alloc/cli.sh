@@ -35,7 +35,7 @@ grep -q "^bound_status: optimal$" "$tmp/out" && ok || bad "eval alloc --bound, 3
 expect 0 "bound_model: gadget-config-" -- "$SB" eval alloc --gen 12 --servers 2 --gpus 4 --slots 3 --policy fifo --bound
 expect 2 "policy smd schedules parameter-server jobs only" -- "$SB" eval alloc --gen 3 --policy smd
 for p in $("$SB" list alloc | awk '$1 == "alloc" { print $2 }'); do
-	case "$p" in smd*|pslocality) ;; *) expect 0 "valid: yes" -- "$SB" eval alloc --gen 30 --policy "$p" ;; esac
+	case "$p" in smd*|pslocality|oasis) ;; *) expect 0 "valid: yes" -- "$SB" eval alloc --gen 30 --policy "$p" ;; esac
 	expect 0 "valid: yes" -- "$SB" eval alloc --gen 12 --mode ps --servers 4 --util jct --policy "$p"
 done
 

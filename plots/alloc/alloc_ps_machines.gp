@@ -1,0 +1,18 @@
+# pslocality-F2: mean completion time of PS jobs against the number of
+# machines (mean over instances; the same jobs at every size),
+# one line per scheme; a job unfinished at the horizon counts to it.
+# RR-kappa (pslocality) and OASiS are our reconstructions.
+load "plots/style.gp"
+set title "PS-locality model: mean completion time against machines (reconstructed)"
+set xlabel "machines (8 GPUs, 24 CPUs each)"
+set ylabel "mean completion time (h)"
+set yrange [0:*]
+set key outside right top
+pols = "pslocality oasis optimus drf fifo tetris local-first spread random"
+# means only: with few instances the 95% CI (in the summary) would hide
+# the lines; each series is shifted a little along x, so that schemes
+# with equal results (e.g. FIFO and Spread when every job spans servers)
+# stay visible side by side
+plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
+       using (column("servers") + (i - 5) * 0.15):"mean_h_mean" with linespoints lt i title word(pols,i)
+call "plots/render.gp" "9" "5"
