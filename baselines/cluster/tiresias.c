@@ -66,6 +66,7 @@ struct state {
 	double *stamp;         /* position in its queue's list (fitfirst) */
 	double counter;
 	double *rank;          /* Gittins index of the attained service */
+	double *arr;           /* arrival of each job (read by job_before) */
 	int *order;
 	/* Gittins sizes: the job set's history, else the GPU-seconds of the
 	 * jobs completed so far (rebuilt as they grow by 10%) */
@@ -75,7 +76,6 @@ struct state {
 	int ndone, nbuilt;
 	/* the fast path: waiting jobs in a heap, running ones in d2 */
 	int fast, rekey;
-	const struct sb_csim *s;
 	/* the table position of each job's index (gk) and the table it was
 	 * found in (gver): a running job's service moves on slowly, so its
 	 * position is usually the same or the next one */
@@ -171,7 +171,7 @@ static void rank_job(struct state *st, const struct sb_csim *s, int j);
 void *sb_tiresias_init(struct sb_csim *s, const struct sb_opts *o, int gittins)
 {
 	struct state *st = SB_NEW(struct state, 1);
-	int n = sb_cluster_sim_njobs(s), nh;
+	int n = sb_cluster_sim_njobs(s), nh, i;
 	const double *hist = sb_cluster_sim_history(s, &nh);
 
 	st->nq = (int)sb_opts_get(o, "queues");
@@ -187,8 +187,10 @@ void *sb_tiresias_init(struct sb_csim *s, const struct sb_opts *o, int gittins)
 	st->q = SB_NEW(int, n);
 	st->stamp = SB_NEW(double, n);
 	st->rank = SB_NEW(double, n);
+	st->arr = SB_NEW(double, n > 0 ? n : 1);
+	for (i = 0; i < n; i++)
+		st->arr[i] = sb_cluster_sim_job(s, i)->arrival;
 	st->order = SB_NEW(int, n > 0 ? n : 1);
-	st->s = s;
 	st->fast = !st->fitfirst && st->starve == 0 && !sb_cluster_dispatch_plain;
 	if (st->fast) {
 		sb_cluster_jheap_init(&st->wait, job_before, st);
@@ -219,6 +221,7 @@ void sb_tiresias_release(void *ctx)
 	sb_free(st->q);
 	sb_free(st->stamp);
 	sb_free(st->rank);
+	sb_free(st->arr);
 	sb_free(st->order);
 	sb_free(st->done_gput);
 	sb_gittins_release(&st->gt);
@@ -271,12 +274,10 @@ static int job_before(const void *ctx, int x, int y)
 	if (st->q[x] != st->q[y])
 		return st->q[x] < st->q[y];
 	if (st->gittins) {
-		double ax = sb_cluster_sim_job(st->s, x)->arrival;
-		double ay = sb_cluster_sim_job(st->s, y)->arrival;
 		if (st->rank[x] != st->rank[y])
 			return st->rank[x] > st->rank[y];
-		if (ax != ay)
-			return ax < ay;
+		if (st->arr[x] != st->arr[y])
+			return st->arr[x] < st->arr[y];
 	}
 	if (st->fitfirst && st->stamp[x] != st->stamp[y])
 		return st->stamp[x] < st->stamp[y];
