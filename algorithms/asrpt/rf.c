@@ -320,13 +320,18 @@ static void grow_tree(struct grow *g, struct sb_rf_tree *t, uint64_t seed, int k
 	if (bootstrap)
 		for (i = 0; i < n; i++)
 			g->w[sb_rng_below(&rng, (uint32_t)n)] += 1;
+	for (i = 0; i < n; i++)
+		g->left[i] = g->w[i] > 0;   /* in the bag (left is free here) */
+	/* branch-free: a row is in the bag with odds of 63%, a coin toss to
+	 * the branch predictor */
 	for (j = 0; j < g->p; j++) {
 		const int *s = g->sorted + (size_t)j * n;
 		int *o = g->ord + (size_t)j * n;
 		m = 0;
-		for (i = 0; i < n; i++)
-			if (g->w[s[i]] > 0)
-				o[m++] = s[i];
+		for (i = 0; i < n; i++) {
+			o[m] = s[i];
+			m += g->left[s[i]];
+		}
 	}
 	/* the draw order must not depend on earlier trees */
 	for (j = 0; j < g->p; j++)
