@@ -104,6 +104,11 @@ struct state {
 	unsigned char *pend;      /* arrived, not started (D0 fast path) */
 	unsigned *pver;           /* heap entries of j older than this are stale */
 	long *done_p;             /* D2: iterations done by pending job j */
+	int *rord, nrord;         /* D2: running jobs in key order as of the
+				   * last sort (nearly right for the next) */
+	unsigned char *inrord;    /* j is in rord */
+	long *done_c;             /* iterations done by j as of done_t[j] */
+	double *done_t;
 	int *hist;                /* servers by free GPUs (0..G), scratch */
 	/* lemma check (oracle, strict list, exact predictions) */
 	int check;
@@ -540,6 +545,12 @@ void *sb_asrpt_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *r
 	st->pend = SB_NEW(unsigned char, n);
 	st->pver = SB_NEW(unsigned, n);
 	st->done_p = SB_NEW(long, n);
+	st->rord = SB_NEW(int, n > 0 ? n : 1);
+	st->inrord = SB_NEW(unsigned char, n > 0 ? n : 1);
+	st->done_c = SB_NEW(long, n > 0 ? n : 1);
+	st->done_t = SB_NEW(double, n > 0 ? n : 1);
+	for (j = 0; j < n; j++)
+		st->done_t[j] = NAN;
 	st->hist = SB_NEW(int, cl->gpus + 1);
 	/* one heap per distinct GPU count (a job never needs more than N) */
 	{
@@ -628,6 +639,10 @@ void sb_asrpt_release(void *ctx)
 	sb_free(st->pend);
 	sb_free(st->pver);
 	sb_free(st->done_p);
+	sb_free(st->rord);
+	sb_free(st->inrord);
+	sb_free(st->done_c);
+	sb_free(st->done_t);
 	sb_free(st->hist);
 	sb_free(st);
 }
@@ -667,9 +682,24 @@ void sb_asrpt_on_finish(void *ctx, struct sb_csim *s, int j)
 	st->since_train++;
 }
 
+/* sb_cluster_sim_done(s, j) now. Within one decision it is the same
+ * whatever the decision does to j (a run preempted now has banked its
+ * iterations, one started now has made none), so it is asked once per
+ * job and decision. */
+static long done_now(struct state *st, struct sb_csim *s, int j)
+{
+	double now = sb_cluster_sim_now(s);
+	if (st->done_t[j] != now) {
+		st->done_c[j] = sb_cluster_sim_done(s, j);
+		st->done_t[j] = now;
+	}
+	return st->done_c[j];
+}
+
 /* Step A's adaptive correction for running jobs; returns the earliest
- * time a running job reaches its (corrected) prediction. */
-static double adapt(struct state *st, struct sb_csim *s)
+ * time a running job reaches its (corrected) prediction if want_next,
+ * else +inf. */
+static double adapt(struct state *st, struct sb_csim *s, int want_next)
 {
 	int n, i;
 	const int *run = sb_cluster_sim_running(s, &n);
@@ -679,7 +709,7 @@ static double adapt(struct state *st, struct sb_csim *s)
 		double done;
 		if (st->tau_run[j] == 0)
 			st->tau_run[j] = sb_cluster_sim_tau(s, j) / sb_cluster_sim_tau_ref(s, j);
-		done = (double)sb_cluster_sim_done(s, j);
+		done = (double)done_now(st, s, j);
 		if (done >= st->nhat[j]) {
 			double nh = sb_max(st->nhat[j], ceil((1 + st->gamma) * done));
 			if (nh <= done)
@@ -687,7 +717,8 @@ static double adapt(struct state *st, struct sb_csim *s)
 			vm_add(st, j, vwork(st, j, nh - st->nhat[j]));
 			st->nhat[j] = nh;
 		}
-		next = sb_min(next, now + (st->nhat[j] - done) * sb_cluster_sim_tau(s, j));
+		if (want_next)
+			next = sb_min(next, now + (st->nhat[j] - done) * sb_cluster_sim_tau(s, j));
 	}
 	return next;
 }
@@ -819,22 +850,63 @@ static void dispatch_virtual_fast(struct state *st, struct sb_csim *s)
 	sb_free(open);
 }
 
-/* Running jobs of D2's fast path with their keys, in the order of the
- * simulator's running list. */
-struct rrun {
-	int n;
-	int *job;
-	double *key;
-};
+/* D2's order of running jobs: smaller key first, ties to the lower id
+ * (rless on entries of one class). */
+static int run_before(const struct state *st, int x, int y)
+{
+	if (st->key[x] != st->key[y])
+		return st->key[x] < st->key[y];
+	return x < y;
+}
 
-static const struct rrun *rr_sort;
-
-static int cmp_rrun(const void *a, const void *b)
+static int cmp_run(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
-	struct ritem u = { rr_sort->key[x], 0, rr_sort->job[x], 0 };
-	struct ritem v = { rr_sort->key[y], 0, rr_sort->job[y], 0 };
-	return rless(&u, &v) ? -1 : rless(&v, &u);
+	if (x == y)
+		return 0;
+	return run_before(rank_st, x, y) ? -1 : 1;
+}
+
+/*
+ * The running jobs run[0..nr) sorted by run_before into st->rord. The
+ * order of the last sort is the start: the jobs that stopped leave it,
+ * those started since join its end, and an insertion sort restores the
+ * order, which moves little between decisions (keys shrink as jobs run,
+ * and jump only at a virtual completion or a corrected prediction). Past
+ * a budget of moves a full sort takes over. The order is a strict total
+ * one, so the result is the sort's whatever the start.
+ */
+static void sort_running(struct state *st, struct sb_csim *s, const int *run, int nr)
+{
+	int i, k, w = 0;
+	long moves = 0, budget = 8L * nr + 64;
+
+	for (i = 0; i < st->nrord; i++) {
+		int j = st->rord[i];
+		if (sb_cluster_sim_state(s, j) == SB_JOB_RUNNING)
+			st->rord[w++] = j;
+		else
+			st->inrord[j] = 0;
+	}
+	for (i = 0; i < nr; i++)
+		if (!st->inrord[run[i]]) {
+			st->inrord[run[i]] = 1;
+			st->rord[w++] = run[i];
+		}
+	SB_ASSERT(w == nr);
+	st->nrord = nr;
+	for (i = 1; i < nr; i++) {
+		int j = st->rord[i];
+		for (k = i; k > 0 && run_before(st, j, st->rord[k - 1]); k--)
+			st->rord[k] = st->rord[k - 1];
+		st->rord[k] = j;
+		moves += i - k;
+		if (moves > budget) {
+			rank_st = st;
+			qsort(st->rord, (size_t)nr, sizeof *st->rord, cmp_run);
+			break;
+		}
+	}
 }
 
 /*
@@ -844,7 +916,8 @@ static int cmp_rrun(const void *a, const void *b)
  * with the pending ones, whose keys do not change while they wait and
  * which wait in a heap. The admitted prefix is found by walking the
  * pending jobs in order; the running jobs are sorted only in a call where
- * the admitted jobs might not all fit, and once. Actions come in the
+ * the admitted jobs might not all fit, and once, from the order of the
+ * last sort (sort_running). Actions come in the
  * reference's order: preemptions in rank order, then starts in rank order.
  */
 static void dispatch_pre_fast(struct state *st, struct sb_csim *s)
@@ -852,33 +925,25 @@ static void dispatch_pre_fast(struct state *st, struct sb_csim *s)
 	int nr, i, k, N = st->N, rg = 0, P = 0, nadm = 0, sorted = 0, ptr = 0, arun = 0;
 	int have_cut = 0;
 	const int *run = sb_cluster_sim_running(s, &nr);
-	struct rrun rr;
+	const int *so = st->rord;   /* the running jobs in rank order, once sorted */
 	struct ritem it, cut = { 0, 0, -1, 0 };
-	int *adm = NULL, *idx = SB_NEW(int, nr + 1);
+	int *adm = NULL;
 
-	rr.n = nr;
-	rr.job = SB_NEW(int, nr + 1);
-	rr.key = SB_NEW(double, nr + 1);
-	for (i = 0; i < nr; i++) {
-		rr.job[i] = run[i];
-		rr.key[i] = st->key[run[i]];
+	for (i = 0; i < nr; i++)
 		rg += st->gpus[run[i]];
-		idx[i] = i;
-	}
 	for (;;) {
 		int have = pend_head(st, 0, &it), A = rg;
 		if (have && rg + P + st->gpus[it.job] > N) {
 			/* the running GPUs ranked before it */
 			if (!sorted) {
-				rr_sort = &rr;
-				qsort(idx, (size_t)nr, sizeof *idx, cmp_rrun);
+				sort_running(st, s, run, nr);
 				sorted = 1;
 			}
 			for (; ptr < nr; ptr++) {
-				struct ritem u = { rr.key[idx[ptr]], 0, rr.job[idx[ptr]], 0 };
+				struct ritem u = { st->key[so[ptr]], 0, so[ptr], 0 };
 				if (!rless(&u, &it))
 					break;
-				arun += st->gpus[rr.job[idx[ptr]]];
+				arun += st->gpus[so[ptr]];
 			}
 			A = arun;
 		}
@@ -888,18 +953,17 @@ static void dispatch_pre_fast(struct state *st, struct sb_csim *s)
 			int sum = 0, lim = have ? ptr : nr;
 			SB_ASSERT(sorted || !have);
 			if (!sorted) {
-				rr_sort = &rr;
-				qsort(idx, (size_t)nr, sizeof *idx, cmp_rrun);
+				sort_running(st, s, run, nr);
 				sorted = 1;
 			}
 			for (i = 0; i < lim; i++) {
-				sum += st->gpus[rr.job[idx[i]]];
+				sum += st->gpus[so[i]];
 				if (sum + P > N)
 					break;
 			}
 			SB_ASSERT(i < lim);
-			cut.key = rr.key[idx[i]];
-			cut.job = rr.job[idx[i]];
+			cut.key = st->key[so[i]];
+			cut.job = so[i];
 			have_cut = 1;
 			break;
 		}
@@ -918,11 +982,12 @@ static void dispatch_pre_fast(struct state *st, struct sb_csim *s)
 	}
 	if (have_cut) {
 		/* running jobs from the cut on, preempted in rank order (a cut
-		 * needs a scan: they are sorted) */
+		 * needs a scan: they are sorted; so is a copy, which the
+		 * preemptions leave as it is) */
 		SB_ASSERT(sorted);
 		for (k = 0; k < nr; k++) {
-			int j = rr.job[idx[k]];
-			struct ritem u = { rr.key[idx[k]], 0, j, 0 };
+			int j = so[k];
+			struct ritem u = { st->key[j], 0, j, 0 };
 			if (rless(&u, &cut) || sb_cluster_sim_since(s, j) < st->qmin)
 				continue;
 			sb_cluster_sim_preempt(s, j);
@@ -939,9 +1004,6 @@ static void dispatch_pre_fast(struct state *st, struct sb_csim *s)
 		}
 	}
 	sb_free(adm);
-	sb_free(idx);
-	sb_free(rr.job);
-	sb_free(rr.key);
 }
 
 /* The plain reference of D0 (and the reading of record): rank every
@@ -980,7 +1042,7 @@ void sb_asrpt_schedule(void *ctx, struct sb_csim *s)
 	double now = sb_cluster_sim_now(s), wake;
 
 	vm_advance(st, now);
-	adapt(st, s);
+	adapt(st, s, 0);
 	if (st->dispatch == SB_ASRPT_D2) {
 		int n, i;
 		const int *act = st->reference ? sb_cluster_sim_active(s, &n)
@@ -991,7 +1053,7 @@ void sb_asrpt_schedule(void *ctx, struct sb_csim *s)
 				st->key[j] = st->cur == j ? st->rcur : st->vrem[j];
 			else
 				st->key[j] = vwork(st, j, sb_max(0, st->nhat[j] -
-							   (double)sb_cluster_sim_done(s, j)));
+							   (double)done_now(st, s, j)));
 		}
 		if (st->reference)
 			sb_cluster_dispatch_priority(s, st->key, st->qmin);
@@ -1008,7 +1070,7 @@ void sb_asrpt_schedule(void *ctx, struct sb_csim *s)
 	/* the runs started now get their slowdown recorded, and the next
 	 * instant a running job reaches its prediction is a wake-up (exact
 	 * predictions are never reached early: no wake-up needed) */
-	wake = adapt(st, s);
+	wake = adapt(st, s, 1);
 	if (st->predict == SB_ASRPT_ORACLE && st->noise == 0)
 		wake = INFINITY;
 	/* D0 starts jobs only when GPUs free up or jobs arrive, both events
