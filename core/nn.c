@@ -594,8 +594,13 @@ void sb_nn_readout_backward(const int *ptr, const int *idx, const int *arg, int 
 
 struct sb_gnn *sb_gnn_new(int din, int dout, struct sb_err *err)
 {
+	return sb_gnn_new_act(din, dout, SB_NN_RELU, err);
+}
+
+struct sb_gnn *sb_gnn_new_act(int din, int dout, enum sb_nn_act actv, struct sb_err *err)
+{
 	int size[2] = { 2 * din, dout };
-	enum sb_nn_act act[1] = { SB_NN_RELU };
+	enum sb_nn_act act[1] = { actv };
 	struct sb_gnn *g;
 
 	if (din < 1 || din > 1 << 19) {

@@ -179,6 +179,14 @@ struct sb_gnn {
 /* Returns NULL with err filled on a bad width or out of memory. Owner: the
  * caller (sb_gnn_free). */
 struct sb_gnn *sb_gnn_new(int din, int dout, struct sb_err *err);
+/* The same round with activation act instead of ReLU (SB_NN_LINEAR for an
+ * output layer that produces logits, as GraphSAGE's last layer does).
+ *
+ * Sampled blocks (GraphSAGE mini-batches, DGL's to_block): when the n
+ * destination nodes are the first n rows of a larger input h (nsrc rows)
+ * and the lists index into all nsrc rows, forward and backward work
+ * unchanged; dh then needs nsrc rows. */
+struct sb_gnn *sb_gnn_new_act(int din, int dout, enum sb_nn_act act, struct sb_err *err);
 void sb_gnn_free(struct sb_gnn *g);
 /* He-uniform weights from stream r, as sb_nn_init. */
 void sb_gnn_init(struct sb_gnn *g, struct sb_rng *r);

@@ -255,6 +255,69 @@ int sb_cache_run(const struct sb_cache_setup *s, const struct sb_cache_trace *t,
 		 const struct sb_cache_cost *cost, int check, struct sb_cache_stats *st,
 		 struct sb_err *err);
 
+/* Per-GPU counts of a replay, summed over all its epochs, for models that
+ * price shared resources per machine (stage isolation, iso.c). */
+struct sb_cache_gpu_counts {
+	int64_t batches, requests, hit_peer, miss_host, miss_remote;
+	int64_t remote_feat_msgs, sampled_edges, remote_sample_msgs;
+	double flops;                  /* forward FLOPs, sb_cache_batch_flops */
+};
+/* sb_cache_run, with the counts of GPU w of machine m into gpu[m * k + w]
+ * (P * k entries, zeroed first) when gpu is not NULL. */
+int sb_cache_run_gpus(const struct sb_cache_setup *s, const struct sb_cache_trace *t,
+		      const struct sb_cache_policy *p, const struct sb_opts *o,
+		      const struct sb_cache_cost *cost, int check, struct sb_cache_stats *st,
+		      struct sb_cache_gpu_counts *gpu, struct sb_err *err);
+/* Forward FLOPs of batch b in the cost model's L-layer GraphSAGE [O]:
+ * layer l aggregates hop_edges rows of its input width and applies a
+ * [2 d_in x d_out] weight to its hop_dst destination nodes. */
+double sb_cache_batch_flops(const struct sb_cache_cost *c, int L, const struct sb_cache_batch *b);
+
+/* ------------------------------------------------------------------ */
+/* Stage isolation (spec bgl.md §7 and §9.8 [O]; iso.c)                */
+/* ------------------------------------------------------------------ */
+
+/* Resources of a machine's preprocessing pipeline. The CPU stages are
+ * sampling (edge_ns per sampled edge, core-seconds) and feature gather
+ * (the policy's metadata ns per request, plus every missed row copied at
+ * copy_gbs per core into the transfer buffer); they run on `cores` cores.
+ * Shared (isolate = 0): both stages run on all cores, each slowed by
+ * alpha per co-running stage (spec §9.8: alpha = 0.2), so the CPU time is
+ * (W_sample + W_gather)(1 + alpha) / cores. Isolated (isolate = 1, BGL):
+ * integer core sets c_s + c_g = cores, no interference, chosen to minimise
+ * max(W_s / c_s, W_g / c_g) by enumeration. A GPU keeps `inflight`
+ * batches in flight [V, code: BGL's MAX_PENDING_SAMPLES = 5; applied to
+ * every configuration], so its RPC round trips overlap that many deep. */
+struct sb_cache_iso {
+	int cores;
+	double alpha;
+	double copy_gbs;
+	int isolate;
+	int inflight;     /* batches in flight per GPU: RPC round trips overlap */
+};
+/* Its parameters, for an experiment's table (read back by iso_from_opts). */
+#define SB_CACHE_ISO_PARAMS                                                                     \
+	{ "cores", 16, 2, 1024, 1, "CPU cores per machine for the preprocessing stages" },       \
+	{ "alpha", 0.2, 0, 10, 0, "shared mode: slowdown per co-running stage (spec 9.8)" },     \
+	{ "copy_gbs", 5, 0.01, 1000, 0, "feature gather: GB/s one core copies missed rows at" }, \
+	{ "inflight", 5, 1, 1000, 1, "batches in flight per GPU (BGL: MAX_PENDING_SAMPLES = 5)" }
+void sb_cache_iso_from_opts(struct sb_cache_iso *iso, const struct sb_opts *o, int isolate);
+
+/* The modelled epoch: every resource's busy time per epoch, the epoch
+ * time their maximum (a pipeline with bounded buffers runs at its
+ * bottleneck's pace [O]). Per machine: sampling and gather CPU time,
+ * network bytes; per GPU: its RPC round trips (inflight deep), host-to-device
+ * (PCIe), peer reads (NVLink), compute (3x forward FLOPs); each column the
+ * largest over machines or GPUs. Seconds per epoch. */
+struct sb_cache_iso_times {
+	double t_epoch, t_sample, t_gather, t_net, t_rpc, t_h2d, t_nvlink, t_compute;
+	int c_sample, c_gather;        /* cores of the bottleneck machine (isolated) */
+};
+void sb_cache_iso_price(const struct sb_cache_setup *s, const struct sb_cache_cost *cost,
+			double meta_ns, const struct sb_cache_iso *iso,
+			const struct sb_cache_gpu_counts *gpu, int epochs,
+			struct sb_cache_iso_times *out);
+
 /* The routing of a request: the shard (cache instance) index and local id
  * of node v requested by GPU w of machine m; shards are numbered
  * machine * k + GPU. */

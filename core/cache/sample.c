@@ -93,6 +93,35 @@ static inline uint32_t draw_below(struct sb_rng *r, uint32_t d)
 #define BIT(s, v) ((s)[(uint32_t)(v) >> 6] >> ((uint32_t)(v) & 63) & 1)
 #define SETBIT(s, v) ((s)[(uint32_t)(v) >> 6] |= (uint64_t)1 << ((uint32_t)(v) & 63))
 
+/* The draws of a frontier node, made LOOK nodes before its neighbours are
+ * read: its row's offsets are loaded, its fan-out positions drawn and
+ * their adjacency entries prefetched, so that the sampler waits on many
+ * independent cache misses at once instead of one row at a time. The RNG
+ * is still consumed node by node in frontier order, so the samples are
+ * the same bit for bit as drawing at the time of reading. */
+#define RING 8              /* slots, a power of two */
+#define LOOK (RING - 2)     /* nodes drawn ahead of the one being read */
+
+struct pending {
+	int64_t lo;             /* row start */
+	int n;                  /* draws (0 for an isolated node) */
+	uint32_t r[1000];       /* positions in the row (fan-outs <= 1000) */
+};
+
+static inline void draw_node(const struct sb_cache_graph *g, int32_t x, int fan,
+			     struct sb_rng *rng, struct pending *q)
+{
+	int64_t lo = g->off[x];
+	uint32_t d = (uint32_t)(g->off[x + 1] - lo);
+	int f;
+	q->lo = lo;
+	q->n = d ? fan : 0;
+	for (f = 0; f < q->n; f++) {
+			q->r[f] = draw_below(rng, d);
+		__builtin_prefetch(&g->adj[lo + q->r[f]]);
+	}
+}
+
 /* P > 1: count expansions of nodes on other machines (part, or v mod P
  * when part is NULL) */
 static int64_t sample(const struct sb_cache_graph *g, const struct sb_cache_sampler *s,
@@ -100,8 +129,9 @@ static int64_t sample(const struct sb_cache_graph *g, const struct sb_cache_samp
 		      int32_t nseeds, struct sb_rng *rng, uint64_t *seen, int32_t *out,
 		      struct sb_cache_batch *b)
 {
+	static _Thread_local struct pending ring[RING];
 	int64_t len = 0, j;
-	int32_t i, draw[1000];   /* fan-outs are at most 1000 (fanouts_parse) */
+	int32_t i;
 	int l;
 
 	b->nseeds = nseeds;
@@ -116,16 +146,16 @@ static int64_t sample(const struct sb_cache_graph *g, const struct sb_cache_samp
 		int64_t fr = len, edges = 0;
 		uint64_t remote = 0;
 		int f, fan = s->fanout[l];
+		for (j = 0; j < fr && j < LOOK; j++)
+			draw_node(g, out[j], fan, rng, &ring[j & (RING - 1)]);
 		for (j = 0; j < fr; j++) {
 			int32_t x = out[j];
-			int64_t lo = g->off[x];
-			uint32_t d = (uint32_t)(g->off[x + 1] - lo);
-			/* the loads of later rows start early: the sampler waits on
-			 * memory, not on arithmetic */
-			if (j + 8 < fr)
-				__builtin_prefetch(&g->off[out[j + 8]]);
-			if (j + 2 < fr)
-				__builtin_prefetch(&g->adj[g->off[out[j + 2]]]);
+			const struct pending *q = &ring[j & (RING - 1)];
+			/* the row offsets of later nodes start loading early */
+			if (j + LOOK + 8 < fr)
+				__builtin_prefetch(&g->off[out[j + LOOK + 8]]);
+			if (j + LOOK < fr)
+				draw_node(g, out[j + LOOK], fan, rng, &ring[(j + LOOK) & (RING - 1)]);
 			if (P > 1) {
 				int32_t mx = part ? part[x] : x % P;
 				if (mx != machine) {
@@ -133,20 +163,14 @@ static int64_t sample(const struct sb_cache_graph *g, const struct sb_cache_samp
 					b->remote_sample_nodes++;
 				}
 			}
-			if (!d)
-				continue;
-			/* all draws first, so their loads overlap; the
-			 * unpredictable "seen?" branches come after */
-			for (f = 0; f < fan; f++)
-				draw[f] = g->adj[lo + draw_below(rng, d)];
-			for (f = 0; f < fan; f++) {
-				int32_t y = draw[f];
+			for (f = 0; f < q->n; f++) {
+				int32_t y = g->adj[q->lo + q->r[f]];
 				if (!BIT(seen, y)) {
 					SETBIT(seen, y);
 					out[len++] = y;
 				}
 			}
-			edges += fan;
+			edges += q->n;
 		}
 		b->hop_dst[l] = (int32_t)fr;
 		b->hop_edges[l] = edges;
@@ -223,7 +247,6 @@ int sb_cache_trace_build(const struct sb_cache_setup *s, int first_epoch, int ep
 	size_t words = ((size_t)n + 63) / 64;
 	uint64_t *seen = SB_NEW(uint64_t, words), *istrain = SB_NEW(uint64_t, words);
 	int32_t *ord = SB_NEW(int32_t, s->ntrain), *seq = SB_NEW(int32_t, s->ntrain);
-	int32_t *out = SB_NEW(int32_t, n);
 	int64_t *start = SB_NEW(int64_t, P + 1), *fill = SB_NEW(int64_t, P);
 	size_t rcap = 0, bcap = 0;
 	int e, rc = 0;
@@ -290,14 +313,15 @@ int sb_cache_trace_build(const struct sb_cache_setup *s, int first_epoch, int ep
 					b->epoch = ep;
 					b->machine = p;
 					b->gpu = w;
-					b->count = sample(g, &s->smp, s->part, P, p, seq + lo,
-							  (int32_t)cnt, &brng, seen, out, b);
-					b->first = t->nreq;
-					if ((size_t)(t->nreq + b->count) > rcap) {
-						rcap = (size_t)(t->nreq + b->count) * 2;
+					/* sampled straight into the trace: room for a
+					 * batch of every node */
+					if ((size_t)t->nreq + (size_t)n > rcap) {
+						rcap = sb_max(2.0 * (double)rcap, (double)t->nreq + n);
 						t->req = sb_xrealloc(t->req, rcap * sizeof *t->req);
 					}
-					memcpy(t->req + t->nreq, out, (size_t)b->count * sizeof *out);
+					b->count = sample(g, &s->smp, s->part, P, p, seq + lo,
+							  (int32_t)cnt, &brng, seen, t->req + t->nreq, b);
+					b->first = t->nreq;
 					t->nreq += b->count;
 					t->sampled_edges += b->sampled_edges;
 				}
@@ -311,7 +335,6 @@ int sb_cache_trace_build(const struct sb_cache_setup *s, int first_epoch, int ep
 	sb_free(istrain);
 	sb_free(ord);
 	sb_free(seq);
-	sb_free(out);
 	sb_free(start);
 	sb_free(fill);
 	return rc;

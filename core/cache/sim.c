@@ -61,14 +61,9 @@ struct bcount {
 
 enum { ST_SAMPLE, ST_FEAT, ST_H2D, ST_COMPUTE, ST_BATCH, NST };
 
-/* Stage times of one batch, seconds. GraphSAGE FLOPs [O]: layer l (hop l,
- * seeds at hop 0) aggregates hop_edges rows of its input width and
- * applies a [2 d_in x d_out] weight to its hop_dst destination nodes;
- * training is taken as 3x the forward pass. */
-static void price(const struct sb_cache_cost *c, double meta_ns, int L, int k,
-		  const struct sb_cache_batch *b, const struct bcount *n, double *t)
+double sb_cache_batch_flops(const struct sb_cache_cost *c, int L, const struct sb_cache_batch *b)
 {
-	double row = 4.0 * c->feat_dim, flops = 0;
+	double flops = 0;
 	int l;
 	for (l = 0; l < L; l++) {
 		double din = l == L - 1 ? c->feat_dim : c->hidden;
@@ -76,6 +71,17 @@ static void price(const struct sb_cache_cost *c, double meta_ns, int L, int k,
 		flops += 2.0 * (double)b->hop_edges[l] * din +
 			 2.0 * (double)b->hop_dst[l] * 2 * din * dout;
 	}
+	return flops;
+}
+
+/* Stage times of one batch, seconds. GraphSAGE FLOPs [O]: layer l (hop l,
+ * seeds at hop 0) aggregates hop_edges rows of its input width and
+ * applies a [2 d_in x d_out] weight to its hop_dst destination nodes;
+ * training is taken as 3x the forward pass. */
+static void price(const struct sb_cache_cost *c, double meta_ns, int L, int k,
+		  const struct sb_cache_batch *b, const struct bcount *n, double *t)
+{
+	double row = 4.0 * c->feat_dim, flops = sb_cache_batch_flops(c, L, b);
 	t[ST_SAMPLE] = (double)b->sampled_edges * c->edge_ns * 1e-9 +
 		       b->remote_sample_msgs * c->rtt_us * 1e-6;
 	t[ST_FEAT] = (double)n->req * meta_ns * 1e-9 +
@@ -139,6 +145,14 @@ int sb_cache_run(const struct sb_cache_setup *s, const struct sb_cache_trace *t,
 		 const struct sb_cache_cost *cost, int check, struct sb_cache_stats *st,
 		 struct sb_err *err)
 {
+	return sb_cache_run_gpus(s, t, p, o, cost, check, st, NULL, err);
+}
+
+int sb_cache_run_gpus(const struct sb_cache_setup *s, const struct sb_cache_trace *t,
+		      const struct sb_cache_policy *p, const struct sb_opts *o,
+		      const struct sb_cache_cost *cost, int check, struct sb_cache_stats *st,
+		      struct sb_cache_gpu_counts *gpu, struct sb_err *err)
+{
 	int32_t nsh = s->P * s->k, sh, bi, L = s->smp.nlayers;
 	void **ctx = SB_NEW(void *, nsh);
 	struct sb_cache_shard *info = SB_NEW(struct sb_cache_shard, nsh);
@@ -152,6 +166,8 @@ int sb_cache_run(const struct sb_cache_setup *s, const struct sb_cache_trace *t,
 	char why[512];
 
 	memset(st, 0, sizeof *st);
+	if (gpu)
+		memset(gpu, 0, (size_t)nsh * sizeof *gpu);
 	if (p->presample) {
 		struct sb_cache_trace pt;
 		if ((rc = sb_cache_trace_build(s, -1, 1, &pt, err)))
@@ -266,6 +282,18 @@ int sb_cache_run(const struct sb_cache_setup *s, const struct sb_cache_trace *t,
 		price(cost, meta_ns, L, s->k, b, &n, tb);
 		for (i = 0; i < NST; i++)
 			gsum[m * s->k + w][i] += tb[i];
+		if (gpu) {
+			struct sb_cache_gpu_counts *gc = &gpu[m * s->k + w];
+			gc->batches++;
+			gc->requests += n.req;
+			gc->hit_peer += n.hit_peer;
+			gc->miss_host += n.miss_host;
+			gc->miss_remote += n.miss_remote;
+			gc->remote_feat_msgs += __builtin_popcountll(n.remote_machines);
+			gc->sampled_edges += b->sampled_edges;
+			gc->remote_sample_msgs += b->remote_sample_msgs;
+			gc->flops += sb_cache_batch_flops(cost, L, b);
+		}
 	}
 	if (epochs > 0) {
 		st->t_epoch /= epochs;

@@ -28,6 +28,7 @@ static const struct sb_param params[] = {
 	SB_CACHE_EXP_PARAMS,
 	{ "reps", 5, 1, 100, 1, "seeds per graph and P (partitioner streams)" },
 	SB_CACHE_EXP_BGL_P0(0.01),
+	SB_CACHE_EXP_PART_PARAMS,
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 

@@ -26,6 +26,7 @@ static const struct sb_param params[] = {
 	{ "nodes", 20000, 1, 1e8, 1, "GLPK branch-and-bound node limit" },
 	{ "reps", 6, 1, 1000, 1, "balls per P" },
 	SB_CACHE_EXP_BGL_P0(0.2),
+	SB_CACHE_EXP_PART_PARAMS,
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
@@ -51,6 +52,8 @@ static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 	char buf[4096], *path;
 	int rc;
 
+	if ((rc = sb_cache_exp_check_policy_opts(c, err)))
+		return rc;
 	c->npoints = NP * (int)sb_opts_get(&c->opts, "reps");
 	if ((path = (char *)sb_exp_data(c, "cora/cora.cites", buf, sizeof buf))) {
 		if (!(c->state = sb_malloc(strlen(path) + 1)))

@@ -75,9 +75,12 @@ void sb_cache_exp_graphs_free(struct sb_cache_graphs *gs)
 
 int sb_cache_exp_load(struct sb_exp_ctx *c, int per_graph, struct sb_err *err)
 {
-	struct sb_cache_graphs *gs = SB_NEW(struct sb_cache_graphs, 1);
-	int rc = sb_cache_exp_graphs(c, gs, err);
-	if (rc) {
+	struct sb_cache_graphs *gs;
+	int rc = sb_cache_exp_check_policy_opts(c, err);
+	if (rc)
+		return rc;
+	gs = SB_NEW(struct sb_cache_graphs, 1);
+	if ((rc = sb_cache_exp_graphs(c, gs, err))) {
 		sb_free(gs);
 		return rc;
 	}
@@ -127,17 +130,55 @@ void sb_cache_exp_setup(const struct sb_exp_ctx *c, const struct sb_cache_graph 
 	s->order = sb_cache_order_find("shuffle");
 }
 
+/* the experiment's "<prefix>_<param>" values onto a policy's options */
+static int policy_opts(const struct sb_exp_ctx *c, const char *name, const struct sb_param *spec,
+		       struct sb_opts *o, struct sb_err *err)
+{
+	const struct sb_param *q;
+	int plen = (int)strcspn(name, "-"), rc;
+
+	sb_opts_defaults(o, spec);
+	for (q = spec; q && q->name; q++) {
+		char key[64], kv[96], where[96];
+		double v;
+		snprintf(key, sizeof key, "%.*s_%s", plen, name, q->name);
+		v = sb_opts_get_or(&c->opts, key, -1);
+		if (v == -1)
+			continue;
+		snprintf(kv, sizeof kv, "%s=%.17g", q->name, v);
+		snprintf(where, sizeof where, "--set %s (of %s)", key, name);
+		if ((rc = sb_opts_set(o, spec, kv, where, err)))
+			return rc;
+	}
+	return 0;
+}
+
 int sb_cache_exp_part_opts(const struct sb_exp_ctx *c, const struct sb_cache_partitioner *p,
 			   struct sb_opts *o, struct sb_err *err)
 {
-	const struct sb_param *q;
-	char kv[64];
+	return policy_opts(c, p->name, p->params, o, err);
+}
 
-	sb_opts_defaults(o, p->params);
-	for (q = p->params; q && q->name; q++)
-		if (!strcmp(q->name, "p0")) {
-			snprintf(kv, sizeof kv, "p0=%.17g", sb_opts_get(&c->opts, "bgl_p0"));
-			return sb_opts_set(o, p->params, kv, "bgl_p0", err);
-		}
+int sb_cache_exp_order_opts(const struct sb_exp_ctx *c, const struct sb_cache_order *p,
+			    struct sb_opts *o, struct sb_err *err)
+{
+	return policy_opts(c, p->name, p->params, o, err);
+}
+
+int sb_cache_exp_check_policy_opts(const struct sb_exp_ctx *c, struct sb_err *err)
+{
+	const struct sb_cache_partitioner *const *ps;
+	const struct sb_cache_order *const *os;
+	struct sb_opts o;
+	int n, i, rc;
+
+	ps = sb_cache_partitioners(&n);
+	for (i = 0; i < n; i++)
+		if ((rc = sb_cache_exp_part_opts(c, ps[i], &o, err)))
+			return rc;
+	os = sb_cache_orders(&n);
+	for (i = 0; i < n; i++)
+		if ((rc = sb_cache_exp_order_opts(c, os[i], &o, err)))
+			return rc;
 	return 0;
 }

@@ -55,10 +55,40 @@ void sb_cache_exp_setup(const struct sb_exp_ctx *c, const struct sb_cache_graph 
 #define SB_CACHE_EXP_BGL_P0(def) \
 	{ "bgl_p0", def, 1e-9, 1, 0, "initial seed probability of BGL's block partitioner here" }
 
+/*
+ * `--set` for the parameters of partitioners and orders [O]: an experiment
+ * declares "<prefix>_<param>", prefix the policy's name up to its first
+ * '-' (bgl-released and bgl-paper share "bgl"), default -1 for "the
+ * policy's own default"; every declared value other than -1 is applied to
+ * the policy's options, whose table checks its range (a bad value fails
+ * at setup, exit 2, naming the key). bgl_p0 above is one of them with an
+ * experiment default of its own.
+ */
+#define SB_CACHE_EXP_PART_PARAMS                                                                 \
+	{ "bgl_eps", -1, -1, 1e9, 0, "BGL partitioner: capacity slack eps (-1: its default)" },    \
+	{ "bgl_factor", -1, -1, 1e9, 0, "BGL partitioner: seed probability growth (-1: default)" }, \
+	{ "bgl_stop_ratio", -1, -1, 1e9, 0, "BGL partitioner: stop ratio (-1: default)" },         \
+	{ "bgl_max_rate", -1, -1, 1e9, 0, "BGL partitioner: largest seed probability (-1: default)" }, \
+	{ "bgl_max_hop", -1, -1, 2e9, 0, "BGL partitioner: supersteps per round (-1: default)" },  \
+	{ "bgl_max_vcsize", -1, -1, 2e9, 0, "BGL partitioner: largest cell (-1: default)" },       \
+	{ "bgl_intdiv", -1, -1, 1e9, 0, "BGL partitioner: 1 integer load factor (-1: default)" },  \
+	{ "ldg_eps", -1, -1, 1e9, 0, "LDG: node balance eps (-1: its default)" },                  \
+	{ "ldg_idorder", -1, -1, 1e9, 0, "LDG: 1 streams in id order (-1: its default)" },         \
+	{ "metis_ub", -1, -1, 1e9, 0, "METIS: imbalance tolerance ubvec (-1: its default)" },      \
+	{ "pagraph_hops", -1, -1, 1e9, 0, "PaGraph: replicated hops L (-1: its default)" }
+#define SB_CACHE_EXP_ORDER_PARAMS \
+	{ "po_k", -1, -1, 1e9, 0, "PO-K: BFS passes K (-1: the order's default)" }
+
 struct sb_cache_partitioner;
-/* Partitioner p's defaults into o, with the experiment's bgl_p0 for the
- * partitioners that take "p0". 0 or SB_EXIT_INPUT. */
+/* Partitioner p's defaults into o, with the experiment's values for its
+ * parameters (above). 0 or SB_EXIT_INPUT. */
 int sb_cache_exp_part_opts(const struct sb_exp_ctx *c, const struct sb_cache_partitioner *p,
 			   struct sb_opts *o, struct sb_err *err);
+/* The same for order p. */
+int sb_cache_exp_order_opts(const struct sb_exp_ctx *c, const struct sb_cache_order *p,
+			    struct sb_opts *o, struct sb_err *err);
+/* Apply the experiment's values to every registered partitioner and order
+ * once, so that a bad --set fails at setup (called by sb_cache_exp_load). */
+int sb_cache_exp_check_policy_opts(const struct sb_exp_ctx *c, struct sb_err *err);
 
 #endif

@@ -41,3 +41,10 @@ expect 0 "valid: yes" -- "$SB" eval cache --rmat 9 --order po --policy fifo
 expect 0 "remote_sample_nodes: " -- "$SB" eval cache --sbm 2000 --P 4 --partitioner metis --policy fifo
 expect 0 "replication: " -- "$SB" eval cache --sbm 2000 --P 2 --partitioner pagraph --policy lru
 expect 2 "not a registered cache partitioner" -- "$SB" eval cache --rmat 8 --partitioner nosuch --policy fifo
+# accuracy check, system configurations, --set of policy parameters (part 3)
+same_points_across_jobs cache_acc cache_sys
+expect 2 "--set metis_ub (of metis) 'ub=5': field 'ub': out of range" -- "$SB" run cache_part --quick --set metis_ub=5 --out "$tmp/x.h5"
+expect 2 "--set po_k (of po) 'k=0'" -- "$SB" run cache_sys --quick --set po_k=0 --out "$tmp/x.h5"
+expect 2 "not a whole number" -- "$SB" run cache_sys --quick --set bgl_max_hop=2.5 --out "$tmp/x.h5"
+mkdir -p "$tmp/nodata"
+expect 2 "needs cora/cora.cites and cora/cora.content" -- "$SB" run cache_acc --quick --set graphs=1 --data-dir "$tmp/nodata" --out "$tmp/x.h5"
