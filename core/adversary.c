@@ -34,6 +34,12 @@ static int score(const struct sb_adversary *h, void *ctx, const int *gene, doubl
 	return rc;
 }
 
+/* The hook's count of declined instances since open. */
+static long declined(const struct sb_adversary *h, void *ctx)
+{
+	return h->rejected ? h->rejected(ctx) : 0;
+}
+
 static void keep(struct sb_adversary_found *f, const int *gene, int n, double r, long it)
 {
 	if (!(r > f->worst))
@@ -61,6 +67,7 @@ int sb_adversary_anneal(const struct sb_adversary *h, void *ctx,
 	double fx, fy, t0 = 0.1;
 	long it, last = 0, patience = iters / 20 > 10 ? iters / 20 : 10;
 	int restarts = 0;
+	long r0 = declined(h, ctx);
 
 	memset(f, 0, sizeof *f);
 	f->worst = -1;
@@ -113,6 +120,7 @@ int sb_adversary_anneal(const struct sb_adversary *h, void *ctx,
 			last = it;
 		}
 	}
+	f->rejected = declined(h, ctx) - r0;
 	return 0;
 }
 
@@ -122,7 +130,7 @@ int sb_adversary_exhaust(const struct sb_adversary *h, void *ctx,
 {
 	int x[SB_ADV_MAXGENES], n = sp->ngenes, k, rc;
 	double size = sb_adversary_size(sp), q;
-	long it = 0;
+	long it = 0, r0 = declined(h, ctx);
 
 	memset(f, 0, sizeof *f);
 	f->worst = -1;
@@ -136,8 +144,10 @@ int sb_adversary_exhaust(const struct sb_adversary *h, void *ctx,
 		keep(f, x, n, q, it++);
 		for (k = 0; k < n && ++x[k] == sp->hi[k]; k++)
 			x[k] = 0;
-		if (k == n)
+		if (k == n) {
+			f->rejected = declined(h, ctx) - r0;
 			return 0;
+		}
 	}
 }
 
@@ -255,8 +265,8 @@ int sb_adversary_main(int argc, char **argv)
 		printf("family: %s\npolicy: %s\nversus: %s\nsearch: %s\nspace: %s\n", f->name,
 		       policy, versus ? versus : "optimum",
 		       exhaustive ? "exhaustive" : "simulated annealing", set);
-		printf("space_size: %.6g\nevaluations: %ld\nfound_at: %ld\n",
-		       sb_adversary_size(&sp), found.evals, found.found_at);
+		printf("space_size: %.6g\nevaluations: %ld\nrejected: %ld\nfound_at: %ld\n",
+		       sb_adversary_size(&sp), found.evals, found.rejected, found.found_at);
 		printf("worst_ratio: %.10g\ngenes:", found.worst);
 		for (k = 0; k < sp.ngenes; k++)
 			printf(" %d", found.gene[k]);

@@ -53,17 +53,25 @@ struct sb_adversary {
 	 * cross-family table: the name of policy i (i = 0, 1, ...), NULL past
 	 * the last. */
 	const char *(*policy)(int i);
+	/* Optional (NULL: the hook scores every instance). How many instances
+	 * the hook has declined to score since open, giving them ratio 0 so
+	 * that they are never the worst: those on which the reference is not
+	 * an exact optimum of the run (an optimum its search did not prove,
+	 * or a run outside the class of schedules the optimum is taken over). */
+	long (*rejected)(void *ctx);
 	/* "key=value ..." of a space that exhaustive search covers in seconds
 	 * per policy: `make bench` compares the annealing search with it. */
 	const char *bench_set;
 };
 
 /* What a search found: the worst ratio, its genes (the first reached among
- * ties), the iteration that reached it and the ratio evaluations made. */
+ * ties), the iteration that reached it, the ratio evaluations made and how
+ * many of them the hook declined to score. */
 struct sb_adversary_found {
 	double worst;
 	int gene[SB_ADV_MAXGENES];
 	long found_at, evals;
+	long rejected;   /* evaluations the hook declined to score (see .rejected) */
 };
 
 /* Simulated annealing for `iters` proposals from the stream (seed, point). */

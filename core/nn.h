@@ -56,6 +56,7 @@ struct sb_nn {
 	int rows;             /* rows of the last forward pass */
 	double **a;           /* a[0] input copy, a[l + 1] output of layer l */
 	double *d0, *d1;      /* deltas, cap * max width each */
+	double *wt;           /* one layer's weights transposed (largest layer) */
 	int maxw;
 };
 

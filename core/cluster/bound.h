@@ -17,7 +17,8 @@
  *                sb_cluster_lb1 (LB1, no solver)
  *   lb2.c        sb_cluster_lb2 (LB2, time-indexed LP, GLPK)
  *   opt_tiny.c   sb_cluster_pattern_tau, sb_cluster_opt_tiny,
- *                sb_cluster_tiny_sched_release (OPT bracket, ILPs)
+ *                sb_cluster_tiny_sched_release (OPT bracket, ILPs),
+ *                sb_cluster_opt_exact (OPT_np by enumeration)
  *   place_ilp.c  sb_cluster_place_ilp, sb_cluster_place_ilp_spec
  *                (placement ILP)
  * boundutil.h (internal to those files) holds what several of them share:
@@ -165,6 +166,31 @@ int sb_cluster_opt_tiny(const struct sb_cluster *c, const struct sb_jobset *js,
 			double delta, long node_limit, double *lower, double *upper,
 			int *lower_status, int *upper_status,
 			struct sb_cluster_tiny_sched *sched, struct sb_err *err);
+
+/* ------------------------------------------------------------------ */
+/* Exact OPT_np on tiny instances                                      */
+/* ------------------------------------------------------------------ */
+
+#define SB_CLB_EXACT_JOBS 8         /* jobs at most for sb_cluster_opt_exact */
+
+/*
+ * OPT_np itself (the quantity sb_cluster_opt_tiny brackets), by
+ * enumeration of active schedules with branch and bound, no solver and no
+ * time discretisation: every order of the jobs and every placement pattern
+ * per job, each job started at its earliest fit (see cluster/opt_tiny.c).
+ * Same instance limits as sb_cluster_opt_tiny and at most
+ * SB_CLB_EXACT_JOBS jobs; meant for <= 5 jobs on 1-3 small servers.
+ * node_limit > 0 bounds the search (deterministic; 0: none). *status:
+ * SB_LP_OPTIMAL (*opt is OPT_np, proven), SB_LP_FEASIBLE (stopped at the
+ * limit: *opt is only an upper bound, the best schedule found; callers
+ * that need the optimum must reject the instance), SB_LP_NOSOLUTION
+ * (stopped before any schedule: *opt NAN). *nodes (may be NULL): the
+ * (job, pattern) choices tried. sched (may be NULL) receives the schedule
+ * of *opt, for replay in the simulator. Returns 0 or SB_EXIT_INPUT.
+ */
+int sb_cluster_opt_exact(const struct sb_cluster *c, const struct sb_jobset *js, long node_limit,
+			 double *opt, int *status, long *nodes,
+			 struct sb_cluster_tiny_sched *sched, struct sb_err *err);
 
 /* ------------------------------------------------------------------ */
 /* Placement ILP (spec §7.4)                                           */

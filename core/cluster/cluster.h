@@ -306,6 +306,9 @@ SB_REGISTERED(sb_cluster_policy);
 int sb_cluster_eval(int argc, char **argv);
 /* its entry in the family table (core/cluster/family.c) */
 extern const struct sb_family sb_family_cluster;
+/* The family's `sb adversary` hook (core/cluster/adversary.c). */
+struct sb_adversary;
+extern const struct sb_adversary sb_cluster_adversary;
 
 struct sb_cluster_combo {
 	const struct sb_cluster_policy *sched;

@@ -38,4 +38,5 @@ const struct sb_family sb_family_cluster = {
 		      "dl2_job_types.csv] [--pred-epochs N]",
 	.eval = sb_cluster_eval,
 	.list = list,
+	.adversary = &sb_cluster_adversary,
 };

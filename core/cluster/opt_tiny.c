@@ -35,6 +35,10 @@
  *   identical, so the earliest job only gets patterns with
  *   non-increasing counts (relabel the servers of any schedule).
  *
+ * Exact OPT_np on tiny instances (sb_cluster_opt_exact): no ILP, an
+ * enumeration of active schedules with branch and bound over the same
+ * patterns; see its section below.
+ *
  * GLPK only through lp.h, with deterministic limits (subproblems) and a
  * wall-time limit of SB_CLB_TIME_LIMIT as a safety net only; statuses are
  * reported as GLPK gave them. ILP settings and the row buffer come from
@@ -229,6 +233,17 @@ static void tiny_patterns(struct tiny *ty)
 		}
 		sb_jobgraph_release(&h);
 	}
+}
+
+/* The instance and its patterns into ty (tiny_release frees them). */
+static void tiny_open(struct tiny *ty, const struct sb_cluster *c, const struct sb_jobset *js)
+{
+	ty->c = c;
+	ty->js = js;
+	ty->n = js->n;
+	ty->S = c->nserver;
+	ty->G = c->gpus;
+	tiny_patterns(ty);
 }
 
 /* Slot quantities for slot length delta (see the file comment for the
@@ -590,6 +605,31 @@ void sb_cluster_tiny_sched_release(struct sb_cluster_tiny_sched *s)
 	memset(s, 0, sizeof *s);
 }
 
+/* The schedule of starts st[] (seconds) and patterns k[] into sched. */
+static void sched_fill(const struct tiny *ty, const double *st, const int *k,
+		       struct sb_cluster_tiny_sched *sched)
+{
+	int j, off = 0, n = ty->n;
+
+	sched->n = n;
+	sched->start = SB_NEW(double, n);
+	sched->finish = SB_NEW(double, n);
+	sched->voff = SB_NEW(int, n + 1);
+	for (j = 0; j < n; j++) {
+		sched->voff[j] = off;
+		off += ty->tj[j].g;
+	}
+	sched->voff[n] = off;
+	sched->server = SB_NEW(int, off > 0 ? off : 1);
+	for (j = 0; j < n; j++) {
+		const struct tjob *t = &ty->tj[j];
+		sched->start[j] = st[j];
+		sched->finish[j] = st[j] + t->P[k[j]];
+		memcpy(sched->server + sched->voff[j], t->asg + (size_t)k[j] * t->g,
+		       sizeof(int) * (size_t)t->g);
+	}
+}
+
 static int tiny_check_input(const struct sb_cluster *c, const struct sb_jobset *js,
 			    double delta, struct sb_err *err)
 {
@@ -648,12 +688,7 @@ int sb_cluster_opt_tiny(const struct sb_cluster *c, const struct sb_jobset *js,
 		*lower_status = *upper_status = SB_LP_OPTIMAL;
 		return 0;
 	}
-	ty.c = c;
-	ty.js = js;
-	ty.n = n;
-	ty.S = c->nserver;
-	ty.G = c->gpus;
-	tiny_patterns(&ty);
+	tiny_open(&ty, c, js);
 	s = SB_NEW(int, n);
 	k = SB_NEW(int, n);
 	bs = SB_NEW(int, n);
@@ -775,24 +810,11 @@ int sb_cluster_opt_tiny(const struct sb_cluster *c, const struct sb_jobset *js,
 		*lower = sb_max(lo_triv, b - 1e-9 * (1 + fabs(b)));
 	}
 	if (sched) {
-		int off = 0;
-		sched->n = n;
-		sched->start = SB_NEW(double, n);
-		sched->finish = SB_NEW(double, n);
-		sched->voff = SB_NEW(int, n + 1);
-		for (j = 0; j < n; j++) {
-			sched->voff[j] = off;
-			off += ty.tj[j].g;
-		}
-		sched->voff[n] = off;
-		sched->server = SB_NEW(int, off > 0 ? off : 1);
-		for (j = 0; j < n; j++) {
-			const struct tjob *t = &ty.tj[j];
-			sched->start[j] = bs[j] * ty.delta;
-			sched->finish[j] = sched->start[j] + t->P[bk[j]];
-			memcpy(sched->server + sched->voff[j], t->asg + (size_t)bk[j] * t->g,
-			       sizeof(int) * (size_t)t->g);
-		}
+		double *st = SB_NEW(double, n);
+		for (j = 0; j < n; j++)
+			st[j] = bs[j] * ty.delta;
+		sched_fill(&ty, st, bk, sched);
+		sb_free(st);
 	}
 out:
 	sb_lp_result_release(&r);
@@ -802,4 +824,158 @@ out:
 	sb_free(order); sb_free(key);
 	tiny_release(&ty);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Exact OPT_np by enumeration of active schedules                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Serial schedule generation with branch and bound: the jobs are taken
+ * one at a time in every order, each with every pattern, and each starts
+ * at the earliest moment >= a_j at which its pattern fits on every server
+ * for its whole duration beside the jobs already placed (possibly before
+ * some of them). For a fixed choice of patterns this is a resource-
+ * constrained scheduling problem with release dates (one renewable
+ * resource of G units per server), and some order generates an optimal
+ * schedule for any regular objective such as sum C_j (the serial scheme
+ * generates active schedules, among which an optimal one exists: Kolisch,
+ * EJOR 90, 1996; Sprecher, Kolisch & Drexl, EJOR 80, 1995); so the
+ * minimum over orders and patterns is OPT_np. The earliest fit is at a_j
+ * or at some placed job's end (usage only falls there), and a pattern
+ * fits on [t, t + P) when it fits at t and at every placed start inside.
+ * Pruning: the jobs not yet placed finish no earlier than a_j + pmin_j.
+ * Symmetry: tiny_patterns gives job 0 only non-increasing patterns (its
+ * servers can be relabelled in any schedule).
+ */
+struct exact {
+	const struct tiny *ty;
+	int *placed, *order, *k, *bk;
+	double *st, *en, *bst, best, rest;
+	long nodes, limit;
+	int stopped;
+};
+
+/* Does j with pattern kk fit on [t, t + P) beside the first `depth` jobs
+ * of the order? */
+static int exact_fits(const struct exact *e, int depth, int j, int kk, double t, double P)
+{
+	const struct tiny *ty = e->ty;
+	const int *pat = ty->tj[j].pat + (size_t)kk * ty->S;
+	int q, i, m;
+
+	for (q = -1; q < depth; q++) {
+		double x = q < 0 ? t : e->st[e->order[q]];
+		int use[SB_CLB_TINY_SERVERS] = { 0 };
+		if (q >= 0 && !(x > t && x < t + P))
+			continue;
+		for (i = 0; i < depth; i++) {
+			int o = e->order[i];
+			const int *po = ty->tj[o].pat + (size_t)e->k[o] * ty->S;
+			if (e->st[o] <= x && x < e->en[o])
+				for (m = 0; m < ty->S; m++)
+					use[m] += po[m];
+		}
+		for (m = 0; m < ty->S; m++)
+			if (pat[m] && use[m] + pat[m] > ty->G)
+				return 0;
+	}
+	return 1;
+}
+
+static void exact_rec(struct exact *e, int depth, double sum)
+{
+	const struct tiny *ty = e->ty;
+	int j, kk, i;
+
+	if (depth == ty->n) {
+		if (sum < e->best) {
+			e->best = sum;
+			memcpy(e->bst, e->st, sizeof(double) * (size_t)ty->n);
+			memcpy(e->bk, e->k, sizeof(int) * (size_t)ty->n);
+		}
+		return;
+	}
+	if (sum + e->rest >= e->best)
+		return;
+	for (j = 0; j < ty->n; j++) {
+		const struct tjob *t = &ty->tj[j];
+		double a = ty->js->job[j].arrival;
+		if (e->placed[j])
+			continue;
+		for (kk = 0; kk < t->np; kk++) {
+			double start = INFINITY;
+			if (e->limit > 0 && e->nodes >= e->limit) {
+				e->stopped = 1;
+				return;
+			}
+			e->nodes++;
+			e->k[j] = kk;
+			for (i = -1; i < depth; i++) {
+				double x = i < 0 ? a : e->en[e->order[i]];
+				if (x >= a && x < start && exact_fits(e, depth, j, kk, x, t->P[kk]))
+					start = x;
+			}
+			/* after every placed job the cluster is empty */
+			SB_ASSERT(isfinite(start));
+			e->placed[j] = 1;
+			e->order[depth] = j;
+			e->st[j] = start;
+			e->en[j] = start + t->P[kk];
+			e->rest -= a + t->pmin;
+			exact_rec(e, depth + 1, sum + e->en[j]);
+			e->rest += a + t->pmin;
+			e->placed[j] = 0;
+		}
+	}
+}
+
+int sb_cluster_opt_exact(const struct sb_cluster *c, const struct sb_jobset *js, long node_limit,
+			 double *opt, int *status, long *nodes,
+			 struct sb_cluster_tiny_sched *sched, struct sb_err *err)
+{
+	struct tiny ty;
+	struct exact e;
+	int n = js->n, rc, j;
+
+	memset(&ty, 0, sizeof ty);
+	memset(&e, 0, sizeof e);
+	*opt = NAN;
+	*status = SB_LP_ERROR;
+	if (nodes)
+		*nodes = 0;
+	if (sched)
+		memset(sched, 0, sizeof *sched);
+	if ((rc = tiny_check_input(c, js, 1, err)) != 0)
+		return rc;
+	if (n > SB_CLB_EXACT_JOBS)
+		return sb_err_set(err, SB_EXIT_INPUT, "opt-exact: %d jobs (at most %d)", n,
+				  SB_CLB_EXACT_JOBS);
+	tiny_open(&ty, c, js);
+	e.ty = &ty;
+	e.placed = SB_NEW(int, n + 1);
+	e.order = SB_NEW(int, n + 1);
+	e.k = SB_NEW(int, n + 1);
+	e.bk = SB_NEW(int, n + 1);
+	e.st = SB_NEW(double, n + 1);
+	e.en = SB_NEW(double, n + 1);
+	e.bst = SB_NEW(double, n + 1);
+	e.best = INFINITY;
+	e.limit = node_limit;
+	for (j = 0; j < n; j++)
+		e.rest += js->job[j].arrival + ty.tj[j].pmin;
+	exact_rec(&e, 0, 0);
+	if (nodes)
+		*nodes = e.nodes;
+	*status = e.stopped ? (isfinite(e.best) ? SB_LP_FEASIBLE : SB_LP_NOSOLUTION) :
+		SB_LP_OPTIMAL;
+	if (isfinite(e.best) || n == 0) {
+		*opt = n ? e.best : 0;
+		if (sched)
+			sched_fill(&ty, e.bst, e.bk, sched);
+	}
+	sb_free(e.placed); sb_free(e.order); sb_free(e.k); sb_free(e.bk);
+	sb_free(e.st); sb_free(e.en); sb_free(e.bst);
+	tiny_release(&ty);
+	return 0;
 }

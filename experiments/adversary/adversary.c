@@ -27,6 +27,7 @@ static const struct sb_col cols[] = {
 	{ "space_size", SB_COL_DBL, "instances" },
 	{ "iters", SB_COL_INT, "" },
 	{ "evals", SB_COL_INT, "" },
+	{ "rejected", SB_COL_INT, "evaluations the hook declined to score" },
 	{ "found_at", SB_COL_INT, "proposal" },
 	{ "worst", SB_COL_DBL, "worst policy/optimum ratio found" },
 	{ NULL, 0, NULL },
@@ -103,6 +104,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	sb_table_set_dbl(out, row, "space_size", sb_adversary_size(&sp));
 	sb_table_set_int(out, row, "iters", iters);
 	sb_table_set_int(out, row, "evals", found.evals);
+	sb_table_set_int(out, row, "rejected", found.rejected);
 	sb_table_set_int(out, row, "found_at", found.found_at);
 	sb_table_set_dbl(out, row, "worst", found.worst);
 	return 0;

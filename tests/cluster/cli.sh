@@ -113,3 +113,13 @@ expect 2 "cannot read topology 'T9'" -- "$SB" eval cluster --topo T9 --policy ag
 expect 2 "myopic-ilp places on at most 8 servers" -- "$SB" eval cluster --topo T1 --policy myopic-ilp
 expect 0 "lb2_status: optimal" -- "$SB" eval cluster --topo T0 --marl 30 --policy myopic-ilp --bound
 grep -q "^ratio_lb: 1\.[0-9]" "$tmp/out" && ok || bad "eval cluster --topo T0 --bound: $(grep ratio_lb "$tmp/out")"
+
+# sb adversary cluster: the search against the exact non-preemptive optimum,
+# its rejections and its bad input
+expect 0 "worst_ratio: " -- "$SB" adversary cluster --policy fifo --iters 30
+expect 0 "opt: .* (proven)" -- "$SB" adversary cluster --policy srpt-oracle --iters 30
+expect 0 "versus: fifo" -- "$SB" adversary cluster --policy tiresias-gittins --versus fifo --iters 30
+expect 0 "rejected: 0" -- "$SB" adversary cluster --policy fifo --set jobs=1 --exhaustive
+expect 2 "topology" -- "$SB" adversary cluster --policy agents
+expect 2 "jobs" -- "$SB" adversary cluster --policy fifo --set jobs=6
+expect 2 "more than" -- "$SB" adversary cluster --policy fifo --set jobs=5 --exhaustive

@@ -710,6 +710,96 @@ Test(clbound, opt_bracket_vs_every_policy)
 }
 
 /* ------------------------------------------------------------------ */
+/* Exact OPT_np by enumeration                                         */
+/* ------------------------------------------------------------------ */
+
+struct exactctx {
+	double opt;
+	int nonpre, below;
+};
+
+static void check_exact(void *ctx, const char *label, const struct sb_cluster_result *r)
+{
+	struct exactctx *x = ctx;
+	double s = total(r);
+	if (preemptions(r) > 0)
+		return;
+	cr_assert(x->opt <= s * (1 + 1e-9), "%s: sum C %.12g of a run without preemptions is "
+		  "below the exact OPT_np %.12g", label, s, x->opt);
+	x->nonpre++;
+}
+
+/* The exact optimum equals the test's own brute force (durations from
+ * enumerating every worker assignment, not sb_cluster_pattern_tau), lies
+ * in the ILP bracket, its schedule replays in the simulator through the
+ * checker to the same sum, and no run of any scheduler x placer without
+ * preemptions beats it. */
+Test(clbound, opt_exact_vs_brute_force_bracket_and_every_policy)
+{
+	static const int cfg[][4] = {   /* S, G, jobs, max GPUs per job */
+		{ 1, 2, 4, 2 }, { 2, 2, 4, 4 }, { 2, 4, 4, 8 }, { 3, 2, 4, 4 }, { 2, 3, 5, 4 },
+		{ 2, 2, 5, 2 },
+	};
+	int k, seed, nonpre = 0;
+	for (k = 0; k < (int)(sizeof cfg / sizeof cfg[0]); k++)
+		for (seed = 1; seed <= 3; seed++) {
+			struct sb_cluster c = tiny_cluster(cfg[k][0], cfg[k][1]);
+			struct sb_jobset js;
+			struct sb_cluster_tiny_sched sc;
+			struct sb_err err;
+			struct exactctx x;
+			double L, U, bf;
+			int ls, us, st;
+			long nodes;
+			tiny_w1(&js, &c, cfg[k][2], cfg[k][3], 300 + 10 * k + seed);
+			memset(&x, 0, sizeof x);
+			cr_assert_eq(sb_cluster_opt_exact(&c, &js, 0, &x.opt, &st, &nodes, &sc, &err),
+				     0, "%s", err.msg);
+			cr_assert_eq(st, SB_LP_OPTIMAL);
+			cr_assert_gt(nodes, 0);
+			bf = brute_opt(&c, &js);
+			cr_assert(fabs(x.opt - bf) <= 1e-9 * bf, "%dx%d seed %d: exact %.12g, brute "
+				  "force %.12g", cfg[k][0], cfg[k][1], seed, x.opt, bf);
+			cr_assert_eq(sb_cluster_opt_tiny(&c, &js, 0, 0, &L, &U, &ls, &us, NULL, &err), 0,
+				     "%s", err.msg);
+			cr_assert(L <= x.opt * (1 + 1e-9) && x.opt <= U * (1 + 1e-9),
+				  "exact %.12g outside [L %.12g, U %.12g]", x.opt, L, U);
+			check_replay(&c, &js, &sc, x.opt);
+			every_run(&c, &js, check_exact, &x);
+			nonpre += x.nonpre;
+			sb_cluster_tiny_sched_release(&sc);
+			sb_jobset_release(&js);
+		}
+	cr_assert_gt(nonpre, 200, "runs without preemptions checked against OPT_np");
+}
+
+/* A node limit stops the search honestly: not proven, and the value it
+ * returns is a real schedule's (>= OPT_np); bad sizes are input errors. */
+Test(clbound, opt_exact_node_limit_and_bad_input)
+{
+	struct sb_cluster c = tiny_cluster(2, 2), big = tiny_cluster(5, 2);
+	struct sb_jobset js;
+	struct sb_err err;
+	double opt, lim;
+	int st;
+	long nodes;
+	tiny_w1(&js, &c, 5, 2, 77);
+	cr_assert_eq(sb_cluster_opt_exact(&c, &js, 0, &opt, &st, &nodes, NULL, &err), 0);
+	cr_assert_eq(st, SB_LP_OPTIMAL);
+	cr_assert_gt(nodes, 10);
+	cr_assert_eq(sb_cluster_opt_exact(&c, &js, 10, &lim, &st, NULL, NULL, &err), 0);
+	cr_assert_eq(st, SB_LP_FEASIBLE);
+	cr_assert(lim >= opt * (1 - 1e-12), "stopped search %.12g below OPT_np %.12g", lim, opt);
+	cr_expect_eq(sb_cluster_opt_exact(&big, &js, 0, &opt, &st, NULL, NULL, &err),
+		     SB_EXIT_INPUT);
+	sb_jobset_release(&js);
+	tiny_w1(&js, &c, SB_CLB_EXACT_JOBS + 1, 2, 78);
+	cr_expect_eq(sb_cluster_opt_exact(&c, &js, 0, &opt, &st, NULL, NULL, &err), SB_EXIT_INPUT);
+	cr_expect(strstr(err.msg, "jobs") != NULL, "%s", err.msg);
+	sb_jobset_release(&js);
+}
+
+/* ------------------------------------------------------------------ */
 /* Placement ILP                                                       */
 /* ------------------------------------------------------------------ */
 

@@ -2,13 +2,15 @@
  * test_adversary.c - the exhaustive enumeration of the online family
  * against a plain loop over every instance, and the engine's annealing
  * search against exhaustive search on spaces small enough to enumerate
- * (the online and dag hooks).
+ * (the online, dag and cluster hooks), and the cluster hook's ratios
+ * against its exact optimum for every flat scheduler.
  */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 
 #include "adversary.h"
+#include "cluster/cluster.h"
 #include "dag/dag.h"
 #include "online/online.h"
 #include "workloads/online/gen.h"
@@ -126,4 +128,68 @@ Test(online_adversary, anneal_reaches_the_exhaustive_worst_dag)
 	/* 2^6 x 2^3 x 3^2 x 5 = 23,040 instances, 2,000 proposals */
 	for (i = 0; i < sizeof pol / sizeof pol[0]; i++)
 		anneal_reaches(&sb_dag_adversary, pol[i], sets, 2000);
+}
+
+Test(online_adversary, anneal_reaches_the_exhaustive_worst_cluster)
+{
+	static const char *const sets[] = { "jobs=2", NULL };
+	static const char *const pol[] = { "fifo", "srpt-oracle", "asrpt", "tiresias-gittins" };
+	size_t i;
+
+	/* (8 kinds x 3 arrivals x 4 lengths)^2 = 9,216 instances, 2,000
+	 * proposals */
+	for (i = 0; i < sizeof pol / sizeof pol[0]; i++)
+		anneal_reaches(&sb_cluster_adversary, pol[i], sets, 2000);
+}
+
+/* Every flat scheduler on seeded random instances of the default space (4
+ * jobs on 2 x 2 GPUs): the hook's ratio is >= 1 (the hook itself fails a
+ * run below OPT_np), the reference is proven on every instance, and only
+ * runs that preempt are declined. */
+Test(online_adversary, cluster_no_policy_below_the_exact_optimum)
+{
+	const struct sb_adversary *h = &sb_cluster_adversary;
+	struct sb_adversary_space sp;
+	struct sb_opts o;
+	struct sb_err err;
+	const char *name;
+	int i, k, scored = 0;
+
+	sb_opts_defaults(&o, h->params);
+	for (i = 0; (name = h->policy(i)); i++) {
+		struct sb_rng r = sb_rng_stream(11, (uint64_t)i, 0, SB_RNG_INSTANCE);
+		void *ctx;
+		int n, gene[SB_ADV_MAXGENES];
+		cr_assert_eq(h->open(name, NULL, &o, &ctx, &sp, &err), 0, "%s: %s", name, err.msg);
+		for (n = 0; n < 40; n++) {
+			double q;
+			for (k = 0; k < sp.ngenes; k++)
+				gene[k] = (int)sb_rng_below(&r, (uint32_t)sp.hi[k]);
+			cr_assert_eq(h->ratio(ctx, gene, &q, &err), 0, "%s: %s", name, err.msg);
+			cr_assert(q == 0 || q >= 1 - 1e-9, "%s: ratio %.12g", name, q);
+			scored += q > 0;
+		}
+		if (strcmp(name, "tiresias-gittins"))
+			cr_assert_eq(h->rejected(ctx), 0, "%s declined %ld instances", name,
+				     h->rejected(ctx));
+		h->close(ctx);
+	}
+	cr_assert_gt(i, 10);
+	cr_assert_gt(scored, 400);
+}
+
+Test(online_adversary, cluster_bad_input)
+{
+	const struct sb_adversary *h = &sb_cluster_adversary;
+	struct sb_adversary_space sp;
+	struct sb_opts o;
+	struct sb_err err;
+	void *ctx;
+
+	sb_opts_defaults(&o, h->params);
+	cr_assert_eq(h->open("nosuch", NULL, &o, &ctx, &sp, &err), SB_EXIT_INPUT);
+	cr_assert_eq(h->open("agents", NULL, &o, &ctx, &sp, &err), SB_EXIT_INPUT);
+	cr_assert(strstr(err.msg, "topology") != NULL, "%s", err.msg);
+	cr_assert_eq(sb_opts_set(&o, h->params, "jobs=6", "test", &err), SB_EXIT_INPUT);
+	cr_assert_eq(sb_opts_set(&o, h->params, "servers=4", "test", &err), SB_EXIT_INPUT);
 }
