@@ -772,7 +772,6 @@ int sb_cluster_opt_tiny(const struct sb_cluster *c, const struct sb_jobset *js,
 		goto out;
 	}
 	*upper_status = r.status;
-	if (getenv("CLB_DEBUG")) fprintf(stderr, "upper: cols %d rows %d status %s nodes %ld t %.2f obj %g bound %g greedy %g\n", sb_lp_ncols(md.lp), sb_lp_nrows(md.lp), sb_lp_status_name(r.status), r.nodes, r.seconds, r.obj*ty.delta, r.bound*ty.delta, best);
 	if (r.x && tiny_decode(&ty, &md, r.x, s, k) == 0 && plan_ok(&ty, s, k)) {
 		double v = 0;
 		for (j = 0; j < n; j++)
@@ -796,7 +795,6 @@ int sb_cluster_opt_tiny(const struct sb_cluster *c, const struct sb_jobset *js,
 		goto out;
 	}
 	*lower_status = r.status;
-	if (getenv("CLB_DEBUG")) fprintf(stderr, "lower: cols %d rows %d status %s nodes %ld t %.2f obj %g bound %g\n", sb_lp_ncols(md.lp), sb_lp_nrows(md.lp), sb_lp_status_name(r.status), r.nodes, r.seconds, r.obj*ty.delta, r.bound*ty.delta);
 	if (r.status == SB_LP_INFEASIBLE || r.status == SB_LP_UNBOUNDED) {
 		/* the image of an optimal schedule is a solution: a bug */
 		rc = sb_err_set(err, SB_EXIT_RUN, "opt-tiny: lower model %s",

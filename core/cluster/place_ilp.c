@@ -632,7 +632,6 @@ static int place_rep(const struct sb_jobgraph *h, const int *f, int nserver, lon
 		goto out;
 	}
 	*status = r.status;
-	if (getenv("CLB_DEBUG")) fprintf(stderr, "place: cols %d rows %d nodes %ld t %.2f obj %g bound %g\n", sb_lp_ncols(lp), sb_lp_nrows(lp), r.nodes, r.seconds, r.obj, r.bound);
 	if (r.status != SB_LP_OPTIMAL && r.status != SB_LP_FEASIBLE) {
 		rc = sb_err_set(err, SB_EXIT_RUN, "placement ilp: solver status %s",
 				sb_lp_status_name(r.status));
