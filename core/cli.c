@@ -172,9 +172,11 @@ static int cmd_list(int argc, char **argv)
 	if (!what || !strcmp(what, "experiments")) {
 		e = sb_experiments(&n);
 		printf("\n%-20s %-9s %-11s %s\n", "experiment", "family", "figure", "description");
-		for (i = 0; i < n; i++)
-			printf("%-20s %-9s %-11s %s\n", e[i]->name, e[i]->family, e[i]->figure,
-			       e[i]->desc);
+		for (int pass = 1; pass >= 0; pass--)
+			for (i = 0; i < n; i++)
+				if (!!e[i]->first == pass)
+					printf("%-20s %-9s %-11s %s\n", e[i]->name, e[i]->family,
+					       e[i]->figure, e[i]->desc);
 	}
 	return 0;
 }

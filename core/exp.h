@@ -60,6 +60,11 @@ struct sb_experiment {
 	const char *summary_by;
 	const char *summary_of;
 
+	/* 1: other experiments read this one's results (e.g. trained
+	 * weights), so `sb list experiments`, and make reproduce with it,
+	 * put it before every other; 0 (the default) otherwise */
+	int first;
+
 	/* Read inputs, enumerate points (c->npoints), keep state in c->state.
 	 * Must be deterministic. Returns 0 or an exit code with err. */
 	int (*setup)(struct sb_exp_ctx *c, struct sb_err *err);

@@ -133,6 +133,8 @@ static hid_t compound_of(const struct sb_table *t, hid_t *strty)
 	return ty;
 }
 
+#define BIG_TABLE ((size_t)8 << 20)   /* bytes */
+
 static int write_table(hid_t file, const char *name, const struct sb_table *t)
 {
 	hsize_t dims[1] = { t->nrow };
@@ -143,6 +145,15 @@ static int write_table(hid_t file, const char *name, const struct sb_table *t)
 	int rc = -1, i;
 
 	H5Pset_obj_track_times(dcpl, 0);
+	/* large tables (e.g. trained weights, one row per parameter) repeat
+	 * their string columns row after row: chunked and deflated they take
+	 * a fraction of the space; the values read back are the same */
+	if (t->nrow * t->rowsize > BIG_TABLE && H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+		hsize_t chunk[1] = { 4096 };
+		H5Pset_chunk(dcpl, 1, chunk);
+		H5Pset_shuffle(dcpl);
+		H5Pset_deflate(dcpl, 1);
+	}
 	ds = H5Dcreate2(file, name, ty, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
 	if (ds >= 0) {
 		rc = 0;

@@ -13,11 +13,17 @@
  * Family: cluster (core/cluster/).
  */
 #include "algorithms/marl/placer.h"
+#include "algorithms/marl/variant.h"
 
 static int place(const struct sb_csim *s, int j, const struct sb_opts *o, struct sb_rng *rng,
 		 int *gpus)
 {
 	return sb_marl_place("marl", s, j, gpus);
+}
+
+static int load_weights(const char *path, struct sb_err *err)
+{
+	return sb_marl_variant_load("marl", path, err);
 }
 
 const struct sb_cluster_policy sb_cluster_policy_marl = {
@@ -27,4 +33,5 @@ const struct sb_cluster_policy sb_cluster_policy_marl = {
 	.provenance = "reconstructed",
 	.topo = 1,
 	.place = place,
+	.load_weights = load_weights,
 };

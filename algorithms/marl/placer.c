@@ -210,6 +210,20 @@ struct sb_marl_net *sb_marl_nets_find(const char *variant)
 	return NULL;
 }
 
+struct sb_marl_net *sb_marl_nets_take(const char *variant)
+{
+	struct sb_marl_net *n;
+	int k;
+
+	for (k = 0; k < nnets; k++)
+		if (!strcmp(nets[k].variant, variant)) {
+			n = nets[k].net;
+			nets[k] = nets[--nnets];
+			return n;
+		}
+	return NULL;
+}
+
 void sb_marl_nets_clear(void)
 {
 	int k;
@@ -221,6 +235,16 @@ void sb_marl_nets_clear(void)
 
 /* ------------------------------------------------------------ placing */
 
+int sb_marl_greedy(const double *p, int nserv)
+{
+	/* the argmax over all nserv + 1 actions would defer whenever the
+	 * defer probability beats each single server's, even when the
+	 * policy places most of the time (its mass spread over servers) */
+	if (p[nserv] >= 0.5)
+		return nserv;
+	return sb_marl_argmax(p, nserv);
+}
+
 /* The training episode in progress (single-threaded: one per process). */
 static struct {
 	struct sb_marl_agent *ag;
@@ -229,6 +253,21 @@ static struct {
 } training;
 
 static struct sb_marl_view view;   /* the placer's buffers, per topology */
+static uint64_t view_key;          /* the shape view was built for */
+
+/* The shape of a topology tree: a tree released and another built at
+ * the same address must not find the first one's view. */
+static uint64_t tree_key(const struct sb_cluster_tree *t)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int v;
+
+	for (v = 0; v < t->nnode; v++) {
+		h = (h ^ (uint64_t)(t->parent[v] + 1)) * 0x100000001b3ULL;
+		h = (h ^ t->level[v]) * 0x100000001b3ULL;
+	}
+	return (h ^ (uint64_t)t->nserver) * 0x100000001b3ULL;
+}
 
 static double flat_score(const struct sb_csim *s, int j, int anchor, const int *gpus, void *ctx)
 {
@@ -248,12 +287,13 @@ int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus
 	if (!cl->interf)
 		return sb_cluster_topo_place(s, j, flat_score, NULL, gpus) >= 0 ? 0 : -1;
 	t = cl->interf->topo;
-	if (view.t != t) {
+	if (view.t != t || view_key != tree_key(t)) {
 		sb_marl_view_release(&view);
 		if (sb_marl_view_init(&view, t, &err)) {
 			sb_err_print(&err);
 			sb_die(err.code, "placer '%s': cannot encode the topology", variant);
 		}
+		view_key = tree_key(t);
 	}
 	if (sb_marl_observe(&view, s, j, &o) == 0)
 		return -1;
@@ -267,14 +307,14 @@ int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus
 	} else {
 		struct sb_marl_net *net = sb_marl_nets_find(variant);
 		if (!net)
-			sb_die(SB_EXIT_INPUT, "placer '%s': no trained weights loaded (it runs from the "
-			       "weights of a marl training run in this process; no experiment "
-			       "trains it yet)", variant);
+			sb_die(SB_EXIT_INPUT, "placer '%s': no trained weights loaded (the experiments "
+			       "load them from results/marl_train.h5 or train them; sb eval needs "
+			       "--weights FILE)", variant);
 		if (net->arch == SB_MARL_ARCH_FLAT && net->flat_nserv != view.gr.nserv)
 			sb_die(SB_EXIT_INPUT, "placer '%s': the flat network was trained for %d servers, "
 			       "topology '%s' has %d", variant, net->flat_nserv, t->name,
 			       view.gr.nserv);
-		a = sb_marl_argmax(sb_marl_forward(net, &view.gr, &o, NULL), view.gr.nserv + 1);
+		a = sb_marl_greedy(sb_marl_forward(net, &view.gr, &o, NULL), view.gr.nserv);
 	}
 	if (a == view.gr.nserv)
 		return -1;
@@ -285,6 +325,8 @@ int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus
 }
 
 /* ------------------------------------------------------------ episodes */
+
+#define TRAIN_REP 0x747261696eULL   /* "train" */
 
 /* integral over [0, x] of the number of jobs in the system */
 static double in_system(const struct sb_jobset *js, const struct sb_cluster_result *r, double x)
@@ -310,7 +352,9 @@ static int episode(void *ctx, uint64_t seed, int ep, double load, struct sb_marl
 {
 	struct sb_marl_cluster_task *tk = ctx;
 	struct sb_marl_gen gp;
-	struct sb_rng gr = sb_rng_stream(seed, (uint64_t)ep, 0, SB_RNG_INSTANCE);
+	/* replicate TRAIN_REP keeps training traces apart from the
+	 * experiments' test traces, which are (seed, key, rep < 2^20) */
+	struct sb_rng gr = sb_rng_stream(seed, (uint64_t)ep, TRAIN_REP, SB_RNG_INSTANCE);
 	struct sb_jobset js;
 	struct sb_cluster_result r;
 	char why[256];

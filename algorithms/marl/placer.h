@@ -52,10 +52,20 @@ int sb_marl_observe(struct sb_marl_view *v, const struct sb_csim *s, int j,
  * owns net after a successful put; 0 or SB_EXIT_INPUT if full. */
 int sb_marl_nets_put(const char *variant, struct sb_marl_net *net, struct sb_err *err);
 struct sb_marl_net *sb_marl_nets_find(const char *variant);
+/* Remove variant's net from the table without freeing it (NULL if none):
+ * the caller owns it again (to run one placer name with several nets). */
+struct sb_marl_net *sb_marl_nets_take(const char *variant);
 void sb_marl_nets_clear(void);
 
+/* The greedy action of probabilities p over nserv anchors and defer (the
+ * last): defer when the policy defers at least half the time, else the
+ * most likely anchor (ties to the lowest index). Deviation, ours: a plain
+ * argmax over all actions defers whenever defer beats every single
+ * server, however much mass placing has in total. */
+int sb_marl_greedy(const double *p, int nserv);
+
 /* The place hook every marl variant shares: the trained net of `variant`
- * (its argmax action; a missing net is a usage error and exits 2), or,
+ * (its greedy action, sb_marl_greedy; a missing net is a usage error and exits 2), or,
  * while a training episode runs, the trainer's sampled action. On a flat
  * cluster (no topology) it places like packed, as the mode's heuristics. */
 int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus);

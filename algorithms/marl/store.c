@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 const char *const sb_marl_store_cols[] = { "kind", "variant", "inputs", "arch", "ncritic",
 					   "nserv", "param", "w", NULL };
@@ -147,6 +148,40 @@ out:
 	sb_marl_net_free(net);
 	sb_free(w);
 	sb_free(seen);
+	sb_table_release(&t);
+	sb_h5_cols_free(cols);
+	return rc;
+}
+
+int sb_marl_store_probe(const char *path, const char *variant, char hash[SB_MARL_HASH_LEN],
+			struct sb_err *err)
+{
+	struct sb_table t;
+	struct sb_col *cols = NULL;
+	int col[3], k, rc = 1;
+	size_t r;
+
+	hash[0] = 0;
+	if (access(path, F_OK) != 0)
+		return 1;
+	memset(&t, 0, sizeof t);
+	if (sb_h5_read_table(path, "points", &t, &cols, err))
+		return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': %s", path, err->msg);
+	for (k = 0; k < 3; k++)
+		if ((col[k] = sb_table_col(&t, sb_marl_store_cols[k])) < 0) {
+			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': dataset 'points' "
+					"has no column '%s' (not a marl training result)", path,
+					sb_marl_store_cols[k]);
+			goto out;
+		}
+	for (r = 0; r < t.nrow; r++)
+		if (!strcmp(sb_table_get_str(&t, r, col[0]), "weights") &&
+		    !strcmp(sb_table_get_str(&t, r, col[1]), variant)) {
+			snprintf(hash, SB_MARL_HASH_LEN, "%s", sb_table_get_str(&t, r, col[2]));
+			rc = 0;
+			break;
+		}
+out:
 	sb_table_release(&t);
 	sb_h5_cols_free(cols);
 	return rc;

@@ -296,6 +296,10 @@ struct sb_cluster_policy {
 	 * fit. Must not change the simulator. */
 	int (*place)(const struct sb_csim *s, int j, const struct sb_opts *o,
 		     struct sb_rng *rng, int *gpus);
+	/* Learned placers: load trained weights from a results file (sb
+	 * eval --weights FILE) before a run. 0 or SB_EXIT_INPUT with err
+	 * naming the file and field. NULL for every other policy. */
+	int (*load_weights)(const char *path, struct sb_err *err);
 };
 
 const struct sb_cluster_policy *sb_cluster_policy_find(const char *name);

@@ -21,7 +21,8 @@
  *   sb eval cluster --topo T1 --philly jobs.json --runtimes philly_runtime.csv ...
  *   --topo T0|T1|T2|T3|FILE, --marl N (synthetic Philly-like jobs), --agents N
  *   (the agents scheduler's count), --interference on|off, --types FILE (DL2
- *   job types; default the built-in table), --pred-epochs N (training of the
+ *   job types; default the built-in table), --weights FILE (a learned marl
+ *   placer's weights from a marl_train results file), --pred-epochs N (training of the
  *   learned slowdown model greedy-interf uses; default 60).
  */
 #include "cluster.h"
@@ -71,12 +72,13 @@ static const char *const flag_opts[] = { "--additive", "--replay", NULL };
 static const char *const value_opts[] = { "--jobs", "--tiresias", "--philly", "--cluster",
 					   "--w1", "--load", "--b-out", "--restart", "--warmup",
 					   "--history", "--topo", "--marl", "--agents", "--interference",
-					   "--types", "--runtimes", "--pred-epochs", NULL };
+					   "--types", "--runtimes", "--pred-epochs", "--weights", NULL };
 
 /* Options of the topology-and-interference mode. */
 struct topo_opts {
 	const char *topo, *types, *runtimes, *interference;
 	int marl, agents, pred_epochs;
+	const char *weights;      /* results file of a learned placer's training */
 };
 
 
@@ -120,6 +122,14 @@ static int eval_topo(const struct sb_eval_args *ea, const struct topo_opts *to,
 		if ((rc = sb_opts_set(&so, combo.sched->params, kv, "--agents", &err)) != 0)
 			goto fail;
 	}
+	/* a learned placer runs from the weights of a training run */
+	if (to->weights && !combo.place->load_weights) {
+		rc = sb_eval_fail(&sb_family_cluster, "--weights: placer '%s' has no trained weights "
+				  "(it applies to the learned marl placers)", combo.place->name);
+		goto out;
+	}
+	if (to->weights && (rc = combo.place->load_weights(to->weights, &err)) != 0)
+		goto fail;
 	/* the myopic ILP is for small clusters (spec §7); its init would stop
 	 * the run as a bug */
 	if (!strcmp(combo.sched->name, "myopic-ilp") && env->cl.nserver > 8) {
@@ -243,7 +253,7 @@ int sb_cluster_eval(int argc, char **argv)
 	struct sb_cluster_metrics m;
 	struct sb_err err = { 0, "" };
 	char why[512];
-	struct topo_opts to = { NULL, NULL, NULL, NULL, 0, 0, 60 };
+	struct topo_opts to = { NULL, NULL, NULL, NULL, 0, 0, 60, NULL };
 
 	sb_eval_args_init(&ea, argc, argv);
 	for (i = 2; i < argc; i++) {
@@ -264,6 +274,7 @@ int sb_cluster_eval(int argc, char **argv)
 		else if (!strcmp(a, "--topo")) to.topo = v;
 		else if (!strcmp(a, "--types")) to.types = v;
 		else if (!strcmp(a, "--runtimes")) to.runtimes = v;
+		else if (!strcmp(a, "--weights")) to.weights = v;
 		else if (!strcmp(a, "--interference")) {
 			if (strcmp(v, "on") && strcmp(v, "off"))
 				return sb_eval_fail(&sb_family_cluster, "--interference '%s': expected on or off", v);
@@ -294,9 +305,9 @@ int sb_cluster_eval(int argc, char **argv)
 	bound = ea.bound;
 	if (to.topo)
 		return eval_topo(&ea, &to, phil, load, warmup);
-	if (to.marl || to.agents || to.interference || to.types || to.runtimes)
+	if (to.marl || to.agents || to.interference || to.types || to.runtimes || to.weights)
 		return sb_eval_fail(&sb_family_cluster, "%s", "--marl, --agents, --interference, "
-				    "--types and --runtimes need --topo (the topology mode)");
+				    "--types, --runtimes and --weights need --topo (the topology mode)");
 	if ((jobs != NULL) + (tir != NULL) + (phil != NULL) + (w1 > 0) != 1)
 		return sb_eval_fail(&sb_family_cluster, "%s", "give one job set: --jobs, --w1, --tiresias or --philly");
 	/* --load scales the arrivals of a generated (--w1) or resampled (--philly)

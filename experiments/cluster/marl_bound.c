@@ -20,6 +20,7 @@ static const struct sb_param params[] = {
 	{ "load", 0.7, 0.05, 2, 0, "offered load rho" },
 	{ "slot", 60, 1, 3600, 0, "LP slot length (s)" },
 	{ "pred_epochs", 60, 0, 1000, 1, "training epochs of the slowdown model S^" },
+	SB_MARL_TRAIN_PARAMS,
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
@@ -41,7 +42,8 @@ static const char *const extra[] = { "myopic-ilp", NULL };
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	return sb_marl_exp_setup_state(c, "T0", (int)sb_opts_get(&c->opts, "reps"), err);
+	int rc = sb_marl_exp_setup_state(c, "T0", (int)sb_opts_get(&c->opts, "reps"), err);
+	return rc ? rc : sb_marl_exp_learn(c, c->state, sb_marl_exp_learned, err);
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
@@ -121,7 +123,7 @@ const struct sb_experiment sb_experiment_marl_bound = {
 	.figure = "marl-F8",
 	.family = "cluster",
 	.params = params,
-	.quick_set = "reps=3 slot=300 pred_epochs=15",
+	.quick_set = "reps=3 slot=300 pred_epochs=15 " SB_MARL_TRAIN_QUICK,
 	.cols = cols,
 	.summary_by = "policy",
 	.summary_of = "ratio jct_mean lb_jct",

@@ -11,6 +11,7 @@ static const struct sb_param params[] = {
 	{ "reps", 5, 1, 1000, 1, "test traces" },
 	{ "load", 0.7, 0.05, 2, 0, "offered load rho" },
 	{ "pred_epochs", 60, 0, 1000, 1, "training epochs of the slowdown model S^" },
+	SB_MARL_TRAIN_PARAMS,
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
@@ -30,7 +31,8 @@ static const struct sb_col run_cols[] = { SB_MARL_EXP_COLS, { NULL, 0, NULL } };
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	return sb_marl_exp_setup_state(c, "T1", (int)sb_opts_get(&c->opts, "reps"), err);
+	int rc = sb_marl_exp_setup_state(c, "T1", (int)sb_opts_get(&c->opts, "reps"), err);
+	return rc ? rc : sb_marl_exp_learn(c, c->state, sb_marl_exp_learned, err);
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
@@ -76,7 +78,7 @@ const struct sb_experiment sb_experiment_marl_cdf = {
 	.figure = "marl-F2",
 	.family = "cluster",
 	.params = params,
-	.quick_set = "jobs=100 reps=2 pred_epochs=15",
+	.quick_set = "jobs=100 reps=2 pred_epochs=15 " SB_MARL_TRAIN_QUICK,
 	.cols = cols,
 	.summary_by = "policy",
 	.summary_of = "jct queue",

@@ -12,6 +12,7 @@ static const struct sb_param params[] = {
 	{ "reps", 20, 1, 1000, 1, "test traces" },
 	{ "load", 0.7, 0.05, 2, 0, "offered load rho" },
 	{ "pred_epochs", 60, 0, 1000, 1, "training epochs of the slowdown model S^" },
+	SB_MARL_TRAIN_PARAMS,
 	{ "trace", 0, 0, 1, 1, "1: the trace-derived workload (Philly arrivals, GPU counts, run times)" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
@@ -24,6 +25,8 @@ static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 	int rc = sb_marl_exp_setup_state(c, "T1", (int)sb_opts_get(&c->opts, "reps"), err);
 	if (!rc && sb_opts_get(&c->opts, "trace") > 0)
 		rc = sb_marl_exp_trace_inputs(c, err);
+	if (!rc)
+		rc = sb_marl_exp_learn(c, c->state, sb_marl_exp_learned, err);
 	return rc;
 }
 
@@ -55,7 +58,7 @@ const struct sb_experiment sb_experiment_marl_jct = {
 	.figure = "marl-F1",
 	.family = "cluster",
 	.params = params,
-	.quick_set = "jobs=100 reps=4 pred_epochs=15",
+	.quick_set = "jobs=100 reps=4 pred_epochs=15 " SB_MARL_TRAIN_QUICK,
 	.cols = cols,
 	.timing_cols = tcols,
 	.summary_by = "policy",

@@ -13,6 +13,7 @@ static const struct sb_param params[] = {
 	{ "jobs", 200, 10, 1e5, 1, "jobs per trace" },
 	{ "reps", 10, 1, 1000, 1, "traces per load" },
 	{ "pred_epochs", 60, 0, 1000, 1, "training epochs of the slowdown model S^" },
+	SB_MARL_TRAIN_PARAMS,
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
@@ -20,7 +21,8 @@ static const struct sb_col cols[] = { SB_MARL_EXP_COLS, { NULL, 0, NULL } };
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	return sb_marl_exp_setup_state(c, "T1", NLOAD * (int)sb_opts_get(&c->opts, "reps"), err);
+	int rc = sb_marl_exp_setup_state(c, "T1", NLOAD * (int)sb_opts_get(&c->opts, "reps"), err);
+	return rc ? rc : sb_marl_exp_learn(c, c->state, sb_marl_exp_learned, err);
 }
 
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
@@ -47,7 +49,7 @@ const struct sb_experiment sb_experiment_marl_load = {
 	.figure = "marl-F3",
 	.family = "cluster",
 	.params = params,
-	.quick_set = "jobs=100 reps=3 pred_epochs=15",
+	.quick_set = "jobs=100 reps=3 pred_epochs=15 " SB_MARL_TRAIN_QUICK,
 	.cols = cols,
 	.summary_by = "policy load",
 	.summary_of = "jct_mean interf_slowdown",

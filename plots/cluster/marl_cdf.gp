@@ -1,4 +1,4 @@
-# marl-F2: distribution of job completion times of every heuristic on T1
+# marl-F2: distribution of job completion times of every heuristic and the learned placers on T1
 # at load 0.7 (all test traces pooled), one curve per scheme.
 load "plots/style.gp"
 set title "JCT distribution on T1, load 0.7 (marl.md setting, reconstructed)"

@@ -1,7 +1,7 @@
-# marl-F1: average JCT of every heuristic on T1 at load 0.7 (mean and 95%
+# marl-F1: average JCT of every heuristic and the learned placers (marl, marl-a2c) on T1 at load 0.7 (mean and 95%
 # CI over held-out synthetic Philly-like traces). Topology-and-interference
 # mode of marl.md: the setting is our reconstruction (the paper is
-# abstract-only); the learned MARL series is added by its own experiment.
+# abstract-only); the learned placers run from marl_train's weights.
 load "plots/style.gp"
 set title "Average JCT on T1 (64 GPUs), load 0.7 (marl.md setting, reconstructed)"
 set ylabel "average JCT (s)"

@@ -1,4 +1,4 @@
-# marl-F3: average JCT of every heuristic against the offered load on T1
+# marl-F3: average JCT of every heuristic and the learned placers against the offered load on T1
 # (mean and 95% CI over traces; the same trace shapes at every load).
 # Series are shifted a little along x so that their error bars stay apart.
 load "plots/style.gp"

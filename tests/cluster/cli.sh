@@ -93,6 +93,18 @@ for s in 1 2 3; do
 done
 
 # topology-and-interference mode (marl.md): runs, determinism, bad input
+# training first: its results ($tmp/m1.h5) feed the --weights checks
+same_points_across_jobs marl_train
+expect 0 "valid: yes" -- "$SB" eval cluster --topo T1 --marl 40 --policy agents+marl --weights "$tmp/m1.h5" --seed 5
+expect 0 "valid: yes" -- "$SB" eval cluster --topo T1 --marl 40 --policy agents+marl-flat --weights "$tmp/m1.h5" --seed 5
+expect 2 "the flat network was trained for 16 servers, topology 'T2' has 8" -- "$SB" eval cluster --topo T2 --marl 40 --policy agents+marl-flat --weights "$tmp/m1.h5"
+expect 2 "placer 'marl': no trained weights loaded" -- "$SB" eval cluster --topo T1 --marl 20 --policy agents+marl
+expect 2 "placer 'consolidate' has no trained weights" -- "$SB" eval cluster --topo T1 --marl 20 --policy agents+consolidate --weights "$tmp/m1.h5"
+expect 2 "stored weights '$tmp/none.h5'" -- "$SB" eval cluster --topo T1 --marl 20 --policy agents+marl --weights "$tmp/none.h5"
+printf 'not hdf5\n' > "$tmp/bad.h5"
+expect 2 "stored weights '$tmp/bad.h5'" -- "$SB" eval cluster --topo T1 --marl 20 --policy agents+marl --weights "$tmp/bad.h5"
+expect 2 "need --topo" -- "$SB" eval cluster --w1 10 --policy fifo --weights "$tmp/m1.h5"
+expect 2 "parameter 'only': 99 is not a training run" -- "$SB" run marl_train --quick --set only=99 --out "$tmp/x.h5"
 same_points_across_jobs marl_jct marl_interf
 expect 0 "valid: yes" -- "$SB" eval cluster --topo T1 --marl 60 --policy agents+consolidate --agents 3
 grep -q "^interference: on$" "$tmp/out" && ok || bad "eval cluster --topo: no 'interference: on'"
