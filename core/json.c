@@ -8,8 +8,8 @@
  * (a decoded string is never longer than its escaped form), open
  * containers live on a fixed stack of SB_JSON_MAX_DEPTH entries instead of
  * the C stack. The accepted language is described in json.h. Verified on
- * the 1.2 MB philly/jobs.json (42,233 lines) and by the mutation fuzzer of
- * tests/test_fuzz.c.
+ * the 1.2 MB philly/jobs.json (42,233 lines) and by the libFuzzer harness
+ * tests/fuzz_json.c.
  */
 #include "json.h"
 

@@ -4,6 +4,7 @@
  */
 #include "tests/fuzzkit.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,13 +51,14 @@ void sb_fuzz_fail(const char *fmt, ...)
 
 const char *sb_fuzz_file(int slot, const char *suffix, const void *p, size_t n)
 {
-	FILE *f;
+	const char *q = p;
+	ssize_t w;
+	int fd;
 
 	SB_FUZZ_CHECK(slot >= 0 && slot < NSLOT, "file slot %d", slot);
 	if (!slot_path[slot][0]) {
 		/* one file per slot and process: creating a file per input
 		 * would cost more than most loaders */
-		int fd;
 		snprintf(slot_path[slot], sizeof slot_path[slot], "%s/sbfuzz-XXXXXX%s", temp_dir(),
 			 suffix);
 		fd = mkstemps(slot_path[slot], (int)strlen(suffix));
@@ -67,10 +69,17 @@ const char *sb_fuzz_file(int slot, const char *suffix, const void *p, size_t n)
 			registered = 1;
 		}
 	}
-	f = fopen(slot_path[slot], "wb");
-	SB_FUZZ_CHECK(f != NULL, "cannot write %s", slot_path[slot]);
-	SB_FUZZ_CHECK(n == 0 || fwrite(p, 1, n, f) == n, "cannot write %s", slot_path[slot]);
-	SB_FUZZ_CHECK(fclose(f) == 0, "cannot write %s", slot_path[slot]);
+	/* open and write, not stdio: a FILE's buffer is a fresh allocation
+	 * per input, which AddressSanitizer fills and faults in every time */
+	fd = open(slot_path[slot], O_WRONLY | O_TRUNC);
+	SB_FUZZ_CHECK(fd >= 0, "cannot write %s", slot_path[slot]);
+	while (n > 0) {
+		w = write(fd, q, n);
+		SB_FUZZ_CHECK(w > 0, "cannot write %s", slot_path[slot]);
+		q += w;
+		n -= (size_t)w;
+	}
+	SB_FUZZ_CHECK(close(fd) == 0, "cannot write %s", slot_path[slot]);
 	return slot_path[slot];
 }
 

@@ -52,9 +52,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	sb_fuzz_pipeline_topo(&t);
-	/* DAPPLE's planner on one input in four: it costs ten times the rest */
+	/* DAPPLE's planner on one input in 32: it costs ten times the rest
+	 * (a profile showed it at 55% of the harness's time when it ran on
+	 * one input in four), and the planner is not what this harness is
+	 * about (fuzz_profile runs it on one input in three) */
 	choice = sb_fuzz_pick(data, size, 32);
-	sb_fuzz_pipeline_run(&model, &t, t.n <= 16 && choice < 8 ? "dapple" : NULL, choice);
+	sb_fuzz_pipeline_run(&model, &t, t.n <= 16 && choice == 0 ? "dapple" : NULL, choice);
 	sb_topo_release(&t);
 	return 0;
 }

@@ -15,5 +15,8 @@ printf 'x input - 64x32\ny conv x 64x32\n' > "$tmp/bad-kind.txt"
 expect 2 "line 2: field 'kind'" -- "$SB" eval sbp --graph "$tmp/bad-kind.txt" --p 2 --policy greedy
 printf 'x input - 64x32\nw variable - 16x16\ny matmul x,w 64x16\n' > "$tmp/bad-shape.txt"
 expect 2 "line 3" -- "$SB" eval sbp --graph "$tmp/bad-shape.txt" --p 2 --policy greedy
+# findings of the libFuzzer harness tests/sbp/fuzz_graph.c, minimised in
+# tests/sbp/fuzz/regress/: a second loop= on a line leaked the first name
+expect 2 "loop-twice.txt': line 1: field 'loop': given twice" -- "$SB" eval sbp --graph tests/sbp/fuzz/regress/loop-twice.txt --p 2 --policy greedy
 expect 2 "cycle" -- "$SB" eval sbp --model gpt --layers 1 --tokens 1024 --hidden 256 --p 2 --policy tree-dp
 expect 2 "pieces" -- "$SB" run sbp_quota --quick --set pieces=5

@@ -358,6 +358,11 @@ int sb_sbp_load_graph(struct sb_sbp_graph *g, const char *path, const struct sb_
 				if (kind != SB_OP_VARIABLE)
 					rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, f.lineno, "loop", "only a "
 							"variable has a loop input");
+				else if (loop[o])
+					/* found by tests/sbp/fuzz_graph.c: a second loop=
+					 * leaked the first name */
+					rc = sb_wl_fail(&f, err, SB_EXIT_INPUT, f.lineno, "loop",
+							"given twice");
 				else
 					loop[o] = sb_xstrdup(eq);
 			} else if (!strcmp(fl[k], "nb") || !strcmp(fl[k], "ta") ||
