@@ -529,6 +529,11 @@ out:
 /* show                                                                */
 /* ------------------------------------------------------------------ */
 
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static int cmd_show(int argc, char **argv)
 {
 	struct sb_attrs at;
@@ -566,15 +571,15 @@ static int cmd_show(int argc, char **argv)
 			size_t r, cnt = 0, nd = 0;
 			double lo = INFINITY, hi = -INFINITY, sum = 0;
 			if (t.cols[i].type == SB_COL_STR) {
-				/* count distinct values (small tables) */
-				for (r = 0; r < t.nrow; r++) {
-					size_t q;
-					for (q = 0; q < r; q++)
-						if (!strcmp(sb_table_get_str(&t, q, i),
-							    sb_table_get_str(&t, r, i)))
-							break;
-					nd += q == r;
-				}
+				/* count distinct values: sorted, so that a table of
+				 * 300k rows (marl_train's weights) takes no time */
+				const char **v = SB_NEW(const char *, t.nrow ? t.nrow : 1);
+				for (r = 0; r < t.nrow; r++)
+					v[r] = sb_table_get_str(&t, r, i);
+				qsort(v, t.nrow, sizeof *v, cmp_strp);
+				for (r = 0; r < t.nrow; r++)
+					nd += r == 0 || strcmp(v[r - 1], v[r]) != 0;
+				sb_free(v);
 				printf("  %-18s %-6s %zu distinct values\n", t.cols[i].name, "text", nd);
 				continue;
 			}
