@@ -25,13 +25,26 @@ static const struct sb_bench *const parts[] = {
 	NULL
 };
 
+/* Targets that issues set on a family's whole figure set, in wall seconds
+ * on 2 cores (--jobs 2): at full size and at QUICK size; 0 = none set. */
+static const struct {
+	const char *family;
+	double full, quick;
+} set_target[] = {
+	{ "sync", 600, 30 },    /* #18 */
+};
+
 /* Wall time of the last `make reproduce`: the sum of the wall_seconds
- * attributes of the experiment results in results/ (reported, not run). */
+ * attributes of the experiment results in results/ (reported, not run),
+ * in all and per family, each family's sum split by QUICK and full size
+ * and printed against its target where an issue sets one. */
 static void bench_reproduce(struct sb_attrs *extra)
 {
-	int ne, i, found = 0;
+	int ne, i, j, nf = 0, found = 0;
 	const struct sb_experiment *const *ex = sb_experiments(&ne);
-	double total = 0;
+	const char *fam[64];
+	double sum[64][2], total = 0;
+	int cnt[64][2];
 	sb_attrs_init(extra);
 	for (i = 0; i < ne; i++) {
 		const char *nm = ex[i]->name;
@@ -46,18 +59,51 @@ static void bench_reproduce(struct sb_attrs *extra)
 		q = sb_attrs_get(&a, "quick");
 		if (w && w->type == SB_ATTR_DBL) {
 			char key[64];
+			int quick = q && q->i ? 1 : 0;
 			snprintf(key, sizeof key, "reproduce_%s_seconds%s", nm,
-				 q && q->i ? "_quick" : "");
+				 quick ? "_quick" : "");
 			sb_attrs_dbl(extra, key, w->d);
 			total += w->d;
 			found++;
+			for (j = 0; j < nf && strcmp(fam[j], ex[i]->family); j++)
+				;
+			if (j == nf && nf < 64) {
+				fam[nf] = ex[i]->family;
+				sum[nf][0] = sum[nf][1] = 0;
+				cnt[nf][0] = cnt[nf][1] = 0;
+				nf++;
+			}
+			if (j < nf) {
+				sum[j][quick] += w->d;
+				cnt[j][quick]++;
+			}
 		}
 		sb_attrs_release(&a);
 	}
-	if (found) {
-		sb_attrs_dbl(extra, "reproduce_experiments_seconds", total);
-		printf("\nlast make reproduce: %d experiments, %.1f s of sweeps (from results/*.h5)\n",
-		       found, total);
+	if (!found)
+		return;
+	sb_attrs_dbl(extra, "reproduce_experiments_seconds", total);
+	printf("\nlast make reproduce: %d experiments, %.1f s of sweeps (from results/*.h5)\n",
+	       found, total);
+	for (j = 0; j < nf; j++) {
+		int k, size;
+		for (size = 0; size < 2; size++) {
+			double target = 0;
+			if (!cnt[j][size])
+				continue;
+			for (k = 0; k < (int)(sizeof set_target / sizeof set_target[0]); k++)
+				if (!strcmp(set_target[k].family, fam[j]))
+					target = size ? set_target[k].quick : set_target[k].full;
+			int all = 0;
+			for (k = 0; k < ne; k++)
+				all += !strcmp(ex[k]->family, fam[j]);
+			printf("  %-9s %-5s %2d of %2d experiments, %7.1f s wall", fam[j],
+			       size ? "QUICK" : "full", cnt[j][size], all, sum[j][size]);
+			if (target > 0 && cnt[j][size] == all)
+				printf("; target <= %.0f s on 2 cores (--jobs 2): %s", target,
+				       sum[j][size] <= target ? "met" : "MISSED");
+			printf("\n");
+		}
 	}
 }
 

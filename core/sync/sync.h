@@ -54,9 +54,10 @@ void sb_sync_data_release(struct sb_sync_data *s);
 /* The seeded Gaussian mixture of adsp.md §7: k classes, class means
  * N(0, sep^2 I), noise N(0, 1). */
 void sb_sync_gmm(struct sb_sync_data *s, int n, int d, int k, double sep, struct sb_rng *r);
-/* The scikit-learn digits CSV (64 pixel columns then the label, no header,
- * optionally gzip-compressed as shipped by scikit-learn). Bad rows return
- * SB_EXIT_INPUT naming file, line and field. Features are scaled by 1/16. */
+/* The scikit-learn digits CSV (64 pixel columns then the label; an optional
+ * header line). A gzip-compressed file (as scikit-learn ships it) is refused
+ * with a message to decompress it first. Bad rows return SB_EXIT_INPUT
+ * naming file, line and field. Features are scaled by 1/16. */
 int sb_sync_digits_load(struct sb_sync_data *s, const char *path, struct sb_err *err);
 /* Split s into train (first n - ntest rows after a seeded shuffle) and test. */
 void sb_sync_split(const struct sb_sync_data *s, int ntest, struct sb_rng *r,

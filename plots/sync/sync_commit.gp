@@ -19,7 +19,7 @@ set yrange [0:*]
 set key bottom right
 set bars small
 set label 1 sprintf("online search settled at ΔC = %.2g", online_dc) at online_dc, online \
-    point lt 2 pt 7 ps 1.5 offset 1,-1
+    point lt 2 pt 7 ps 1.5 offset 1,-4   # below the error bars
 plot data("summary", "--where policy=adsp-plus") using "dc":"conv_eff_mean":(ci(column("conv_eff_ci95"))) \
        with yerrorlines lt 1 title "ADSP+ (fixed ΔC, the offline grid)", \
      online with lines lt 2 title "ADSP (online search), mean"

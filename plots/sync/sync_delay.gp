@@ -26,7 +26,7 @@ do for [pass=1:2] {
   set xrange [-0.5:10.5]
   set xtics (0, 2, 5, 10)
   set yrange [0:*]
-  set key bottom right
+  set key top left
   plot for [i=1:words(pols)] data("summary", w(word(pols,i))) \
          using "delay":"conv_eff_mean":(ci(column("conv_eff_ci95"))) with yerrorlines lt i title word(pols,i)
   set title "Where a worker's time went (fractions)"

@@ -7,6 +7,8 @@ load "plots/style.gp"
 pols = "fixed-adacomm adsp bsp ssp"
 ci(x) = x == x ? x : 0
 w(p) = "--where policy=".p
+# series side by side at each H, so that their error bars do not hide each other
+dx(i) = 0.025 * (i - (words(pols) + 1) / 2.0)
 set bars small
 set xrange [1.3:3.35]
 set xtics (1.45, 2.0, 2.6, 3.2)
@@ -25,13 +27,13 @@ do for [pass=1:2] {
   set yrange [0:*]
   set key bottom left
   plot for [i=1:words(pols)] data("summary", w(word(pols,i))) \
-         using "h":"conv_eff_mean":(ci(column("conv_eff_ci95"))) with yerrorlines lt i title word(pols,i)
+         using (column("h") + dx(i)):"conv_eff_mean":(ci(column("conv_eff_ci95"))) with yerrorlines lt i title word(pols,i)
   set title "Slowdown against ADSP (same seed, same H)"
   set ylabel "convergence time / ADSP's"
   set yrange [0.8:*]
-  set key at graph 0.98, graph 0.3 right
+  set key top left
   plot for [i=1:words(pols)] data("summary", w(word(pols,i))) \
-         using "h":"vs_adsp_mean":(ci(column("vs_adsp_ci95"))) with yerrorlines lt i title word(pols,i), \
+         using (column("h") + dx(i)):"vs_adsp_mean":(ci(column("vs_adsp_ci95"))) with yerrorlines lt i title word(pols,i), \
        1 with lines lt 8 dt 2 notitle
   unset multiplot
 }

@@ -7,6 +7,8 @@ load "plots/style.gp"
 pols = "fixed-adacomm adsp bsp ssp"
 ci(x) = x == x ? x : 0
 w(p) = "--where policy=".p
+# series side by side at each M, so that their error bars do not hide each other
+dx(i) = 0.25 * (i - (words(pols) + 1) / 2.0)
 set bars small
 do for [pass=1:2] {
   if (pass == 1) {
@@ -23,13 +25,13 @@ do for [pass=1:2] {
   set yrange [0:*]
   set key bottom left
   plot for [i=1:words(pols)] data("summary", w(word(pols,i))) \
-         using "workers":"conv_eff_mean":(ci(column("conv_eff_ci95"))) with yerrorlines lt i title word(pols,i)
+         using (column("workers") + dx(i)):"conv_eff_mean":(ci(column("conv_eff_ci95"))) with yerrorlines lt i title word(pols,i)
   set title "Slowdown against ADSP (same seed, same M)"
   set ylabel "convergence time / ADSP's"
   set yrange [0.8:*]
-  set key at graph 0.98, graph 0.3 right
+  set key top left
   plot for [i=1:words(pols)] data("summary", w(word(pols,i))) \
-         using "workers":"vs_adsp_mean":(ci(column("vs_adsp_ci95"))) with yerrorlines lt i title word(pols,i), \
+         using (column("workers") + dx(i)):"vs_adsp_mean":(ci(column("vs_adsp_ci95"))) with yerrorlines lt i title word(pols,i), \
        1 with lines lt 8 dt 2 notitle
   unset multiplot
 }

@@ -69,8 +69,17 @@ int sb_sync_digits_load(struct sb_sync_data *s, const char *path, struct sb_err 
 					"65 (64 pixels, then the label)", nf);
 			goto out;
 		}
-		s->x = sb_wl_grow(s->x, &cap, (size_t)(s->n + 1) * 64, sizeof *s->x);
-		s->y = sb_wl_grow(s->y, &capy, (size_t)s->n + 1, sizeof *s->y);
+		{
+			double *gx = sb_wl_grow(s->x, &cap, (size_t)(s->n + 1) * 64, sizeof *s->x);
+			int *gy = gx ? sb_wl_grow(s->y, &capy, (size_t)s->n + 1, sizeof *s->y) : NULL;
+			if (gx)
+				s->x = gx;
+			if (!gy) {
+				rc = sb_wl_fail(&f, err, SB_EXIT_RUN, 0, NULL, "out of memory");
+				goto out;
+			}
+			s->y = gy;
+		}
 		for (j = 0; j < 64; j++) {
 			char name[16];
 			snprintf(name, sizeof name, "pixel %d", j + 1);
