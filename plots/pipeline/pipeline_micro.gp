@@ -4,6 +4,13 @@ load "plots/style.gp"
 models = system(sprintf("%s export %s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
 pls = system(sprintf("%s export %s points | awk 'NR>1{print $5}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
 nm = words(models)
+# a planner's line type from its place among all planners (same colour in
+# every panel); per model, the planners with at least one plan that fits
+# (a series without one would be an empty plot) and those without, named
+# under the panel
+lti(x) = sum [i=1:words(pls)] (word(pls,i) eq x ? i : 0)
+okpls(m) = system(sprintf("%s export %s points --where model=%s --where fits=1 | awk 'NR>1 && !s[$5]++{print $5}' | tr '\n' ' '", SB, RESULTS, m))
+nopls(m) = system(sprintf("%s export %s points --where model=%s | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{a[$5]=a[$5]||($c[\"fits\"]==1);if(!($5 in o)){o[$5]=n++;k[n-1]=$5}}END{for(i=0;i<n;i++)if(!a[k[i]])printf \"%%s \",k[i]}'", SB, RESULTS, m))
 set logscale x 2
 set xlabel "microbatches M (log scale)"
 set ylabel "iteration time (s)"
@@ -20,8 +27,10 @@ do for [pass=1:2] {
   set multiplot layout 1,nm title "Iteration time vs microbatches (T-a; simulated; SPP-R = our reconstruction)"
   do for [m=1:nm] {
     set title word(models,m)
-    plot for [p=1:words(pls)] data("points", sprintf("--where model=%s --where planner=%s --where fits=1", word(models,m), word(pls,p))) \
-           using "M":"iter_time" with linespoints lt p title word(pls,p)
+    mp = okpls(word(models,m)); nf = nopls(word(models,m))
+    if (strlen(nf) > 0) { set label 9 "no plan that fits memory at any M: ".nf at graph 0.02, graph 0.03 font ",7" } else { unset label 9 }
+    plot for [p=1:words(mp)] data("points", sprintf("--where model=%s --where planner=%s --where fits=1", word(models,m), word(mp,p))) \
+           using "M":"iter_time" with linespoints lt lti(word(mp,p)) title word(mp,p)
   }
   unset multiplot
 }
