@@ -107,7 +107,7 @@ const struct sb_experiment sb_experiment_alloc_ps_load = {
 	.figure = "pslocality-F1",
 	.family = "alloc",
 	.params = params,
-	.quick_set = "reps=2 intensities=3 jobs=24 servers=4",
+	.quick_set = "reps=1 intensities=3 jobs=24 servers=4",
 	.cols = cols,
 	.summary_by = "intensity policy",
 	.summary_of = "mean_h flow_slots unfinished",

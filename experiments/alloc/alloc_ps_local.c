@@ -83,7 +83,7 @@ const struct sb_experiment sb_experiment_alloc_ps_local = {
 	.figure = "pslocality-F3",
 	.family = "alloc",
 	.params = params,
-	.quick_set = "reps=2 jobs=24 servers=4",
+	.quick_set = "reps=1 jobs=24 servers=4",
 	.cols = cols,
 	.summary_by = "policy",
 	.summary_of = "local spread workers",

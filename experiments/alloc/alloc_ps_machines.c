@@ -81,7 +81,7 @@ const struct sb_experiment sb_experiment_alloc_ps_machines = {
 	.figure = "pslocality-F2",
 	.family = "alloc",
 	.params = params,
-	.quick_set = "reps=2 sizes=3 jobs=24",
+	.quick_set = "reps=1 sizes=3 jobs=24",
 	.cols = cols,
 	.summary_by = "servers policy",
 	.summary_of = "mean_h unfinished",

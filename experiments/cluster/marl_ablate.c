@@ -64,7 +64,7 @@ const struct sb_experiment sb_experiment_marl_ablate = {
 	.figure = "marl-T1",
 	.family = "cluster",
 	.params = params,
-	.quick_set = "jobs=100 reps=3 pred_epochs=15 " SB_MARL_TRAIN_QUICK,
+	.quick_set = "jobs=100 reps=2 pred_epochs=15 " SB_MARL_TRAIN_QUICK,
 	.cols = cols,
 	.timing_cols = tcols,
 	.summary_by = "policy",

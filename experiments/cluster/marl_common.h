@@ -36,7 +36,7 @@ struct sb_marl_exp {
 #define SB_MARL_TRAIN_PARAMS \
 	{ "train_episodes", 400, 1, 1e5, 1, "training episodes of each learned placer" }, \
 	{ "train_jobs", 200, 10, 1e5, 1, "jobs per training episode" }
-#define SB_MARL_TRAIN_QUICK "train_episodes=16 train_jobs=60"
+#define SB_MARL_TRAIN_QUICK "train_episodes=8 train_jobs=60"
 /* Where sb run marl_train writes by default: the weights looked up. */
 #define SB_MARL_TRAIN_RESULTS "results/marl_train.h5"
 
