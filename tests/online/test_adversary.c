@@ -2,8 +2,8 @@
  * test_adversary.c - the exhaustive enumeration of the online family
  * against a plain loop over every instance, and the engine's annealing
  * search against exhaustive search on spaces small enough to enumerate
- * (the online, dag, cluster, sbp, alloc and cache hooks), the cluster,
- * sbp, alloc and cache hooks' ratios against their exact optima for every
+ * (the online, dag, cluster, sbp, alloc, cache and pipeline hooks), the
+ * cluster, sbp, alloc, cache and pipeline hooks' ratios against their exact optima for every
  * policy they judge, and each of those optima against a brute force or a
  * second formulation.
  */
@@ -18,6 +18,7 @@
 #include "cluster/cluster.h"
 #include "dag/dag.h"
 #include "online/online.h"
+#include "pipeline/bound.h"
 #include "sbp/sbp.h"
 #include "workloads/online/gen.h"
 #include "workloads/sbp/models.h"
@@ -152,9 +153,10 @@ Test(online_adversary, anneal_reaches_the_exhaustive_worst_cluster)
 /* Every policy the hook judges on seeded random instances of its space
  * (sizes `sets`): each scored ratio is >= 1 (the hook itself fails a run
  * that beats its optimum) and no instance is declined, except for the
- * policy may_decline (NULL: none). Returns the instances scored. */
+ * policies of the NULL-terminated may_decline (NULL: none). Returns the
+ * instances scored. */
 static int none_beats_the_optimum(const struct sb_adversary *h, const char *const *sets,
-				  int per_policy, const char *may_decline, uint64_t seed)
+				  int per_policy, const char *const *may_decline, uint64_t seed)
 {
 	struct sb_adversary_space sp;
 	struct sb_opts o;
@@ -178,7 +180,9 @@ static int none_beats_the_optimum(const struct sb_adversary *h, const char *cons
 			cr_assert(q == 0 || q >= 1 - 1e-9, "%s: ratio %.12g", name, q);
 			scored += q > 0;
 		}
-		if (h->rejected && !(may_decline && !strcmp(name, may_decline)))
+		for (k = 0; may_decline && may_decline[k] && strcmp(name, may_decline[k]); k++)
+			;
+		if (h->rejected && !(may_decline && may_decline[k]))
 			cr_assert_eq(h->rejected(ctx), 0, "%s declined %ld instances", name,
 				     h->rejected(ctx));
 		h->close(ctx);
@@ -193,8 +197,9 @@ static int none_beats_the_optimum(const struct sb_adversary *h, const char *cons
  * runs that preempt (Tiresias with the Gittins index) are declined. */
 Test(online_adversary, cluster_no_policy_below_the_exact_optimum)
 {
-	cr_assert_gt(none_beats_the_optimum(&sb_cluster_adversary, NULL, 40, "tiresias-gittins",
-					    11), 400);
+	static const char *const preempts[] = { "tiresias-gittins", NULL };
+
+	cr_assert_gt(none_beats_the_optimum(&sb_cluster_adversary, NULL, 40, preempts, 11), 400);
 }
 
 Test(online_adversary, cluster_bad_input)
@@ -391,15 +396,64 @@ Test(online_adversary, cache_belady_equals_ilp_and_no_policy_beats_it, .timeout 
 	cr_assert_gt(none_beats_the_optimum(h, NULL, 20, NULL, 16), 100);
 }
 
-Test(online_adversary, anneal_reaches_the_exhaustive_worst_sbp_alloc_cache, .timeout = 600)
+/* The pipeline hook's reference: the MILP equals the enumeration of its
+ * plan space (each plan's schedule by the scheduling MILP) on the hook's
+ * instances, and no planner beats it; only plans with several pipeline
+ * copies (DAPPLE, PipeDream-2BW) are declined. */
+Test(online_adversary, pipeline_milp_equals_enumeration_and_no_planner_beats_it, .timeout = 600)
+{
+	static const char *const copies[] = { "dapple", "pipedream-2bw", NULL };
+	const struct sb_adversary *h = &sb_pipeline_adversary;
+	struct sb_adversary_space sp;
+	struct sb_opts o;
+	struct sb_err err;
+	void *ctx;
+	int n, k, both = 0;
+
+	sb_opts_defaults(&o, h->params);
+	cr_assert_eq(h->open("sppr", NULL, &o, &ctx, &sp, &err), 0, "%s", err.msg);
+	for (n = 0; n < 12; n++) {
+		struct sb_rng r = sb_rng_stream(17, (uint64_t)n, 0, SB_RNG_TEST);
+		struct sb_pmodel m;
+		struct sb_topo t;
+		struct sb_pipeline_problem pb;
+		struct sb_pipeline_milp_opts mo = { .time_limit = 600, .node_limit = 20000 };
+		struct sb_pipeline_milp_result mr;
+		struct sb_pipeline_enum_result er;
+		int gene[SB_ADV_MAXGENES];
+		for (k = 0; k < sp.ngenes; k++)
+			gene[k] = (int)sb_rng_below(&r, (uint32_t)sp.hi[k]);
+		sb_pipeline_adversary_decode(ctx, gene, &m, &t, &pb);
+		mo.overlap = n % 2;
+		cr_assert_eq(sb_pipeline_milp(&pb, &mo, &mr, &err), 0, "%s", err.msg);
+		cr_assert_eq(sb_pipeline_enumerate(&pb, &mo, &er, &err), 0, "%s", err.msg);
+		if (mr.status == SB_LP_OPTIMAL && er.exact) {
+			cr_assert(fabs(mr.obj - er.best) <= 1e-6 * er.best, "instance %d: MILP %.12g, "
+				  "enumeration %.12g", n, mr.obj, er.best);
+			both++;
+		}
+		sb_pipeline_milp_result_release(&mr);
+		sb_pipeline_enum_result_release(&er);
+		sb_pmodel_release(&m);
+		sb_topo_release(&t);
+	}
+	h->close(ctx);
+	cr_assert_geq(both, 10, "only %d of 12 instances proven by both", both);
+	cr_assert_gt(none_beats_the_optimum(h, NULL, 6, copies, 18), 30);
+}
+
+Test(online_adversary, anneal_reaches_the_exhaustive_worst_sbp_alloc_cache_pipeline, .timeout = 600)
 {
 	static const char *const sbp[] = { "layers=1", NULL };
 	static const char *const alloc[] = { "jobs=1", "slots=2", NULL };
 	static const char *const cache[] = { "n=4", "epochs=1", NULL };
+	static const char *const pipeline[] = { "layers=1", NULL };
 
 	/* sbp: 3 x 4 x 4 x 2 x 16 = 1,536 instances; alloc: 8 x 2 x 4 x 2 =
 	 * 128; cache: 2^3 chords x 2 x 2 x 3 x 2 = 192; 600 proposals each */
 	anneal_reaches(&sb_sbp_adversary, "greedy", sbp, 600);
 	anneal_reaches(&sb_alloc_adversary, "tetris", alloc, 600);
 	anneal_reaches(&sb_cache_adversary, "lru", cache, 600);
+	/* pipeline: one layer (4 x 3 x 3) x 3 bandwidths x 3 M x 2 = 648 */
+	anneal_reaches(&sb_pipeline_adversary, "pipedream", pipeline, 600);
 }
