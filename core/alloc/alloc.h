@@ -247,5 +247,11 @@ int sb_alloc_check(const struct sb_alloc_inst *in, const struct sb_alloc_result 
 /* `sb eval alloc ...` (family.c) and the family's entry in the table. */
 int sb_alloc_eval(int argc, char **argv);
 extern const struct sb_family sb_family_alloc;
+/* The family's `sb adversary` hook (adversary.c). */
+struct sb_adversary;
+extern const struct sb_adversary sb_alloc_adversary;
+/* The instance the hook's context (its open) codes by gene, for the tests.
+ * Owner: in (sb_alloc_inst_release). */
+void sb_alloc_adversary_decode(void *ctx, const int *gene, struct sb_alloc_inst *in);
 
 #endif

@@ -253,4 +253,5 @@ const struct sb_family sb_family_alloc = {
 		      "[--slot-s S] [--eta E] [--types dl2_job_types.csv] [--tensors FILE]",
 	.eval = sb_alloc_eval,
 	.list = list,
+	.adversary = &sb_alloc_adversary,
 };

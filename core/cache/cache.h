@@ -409,5 +409,13 @@ int sb_cache_ilp(const int32_t *req, const int32_t *bat, int64_t n, int64_t nloc
 /* `sb eval cache ...` (family.c) and the family's entry in the table. */
 int sb_cache_eval(int argc, char **argv);
 extern const struct sb_family sb_family_cache;
+/* The family's `sb adversary` hook (adversary.c). */
+struct sb_adversary;
+extern const struct sb_adversary sb_cache_adversary;
+/* The graph, training set (room for the hook's n nodes) and setup the
+ * hook's context (its open) codes by gene, for the tests. Owner: g
+ * (sb_cache_graph_release, also on error). 0 or an exit code with err. */
+int sb_cache_adversary_decode(void *ctx, const int *gene, struct sb_cache_graph *g,
+			      int32_t *train, struct sb_cache_setup *s, struct sb_err *err);
 
 #endif

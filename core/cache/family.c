@@ -305,4 +305,5 @@ const struct sb_family sb_family_cache = {
 		      "[--train-frac F] [--order NAME] [--partitioner NAME]",
 	.eval = sb_cache_eval,
 	.list = list,
+	.adversary = &sb_cache_adversary,
 };

@@ -44,4 +44,5 @@ const struct sb_family sb_family_pipeline = {
 		      "[--mem GB] [--kappa K] [--opt]",
 	.eval = sb_pipeline_eval,
 	.list = list,
+	.adversary = &sb_pipeline_adversary,
 };

@@ -297,6 +297,13 @@ SB_REGISTERED(sb_pipeline_planner);
 int sb_pipeline_eval(int argc, char **argv);
 /* its entry in the family table (core/pipeline/family.c) */
 extern const struct sb_family sb_family_pipeline;
+/* its `sb adversary` hook (core/pipeline/adversary.c) */
+struct sb_adversary;
+extern const struct sb_adversary sb_pipeline_adversary;
+/* The model, topology and problem (pointing at them) the hook's context
+ * (its open) codes by gene, for the tests. Owner: m and t. */
+void sb_pipeline_adversary_decode(void *ctx, const int *gene, struct sb_pmodel *m,
+				  struct sb_topo *t, struct sb_pipeline_problem *pb);
 
 /* ------------------------------------------------------------------ */
 /* Shared helpers of the planners (pipeline/pipeline.c)                             */

@@ -209,4 +209,5 @@ const struct sb_family sb_family_sbp = {
 		      "[--cost-ratio R]",
 	.eval = sb_sbp_eval,
 	.list = list,
+	.adversary = &sb_sbp_adversary,
 };

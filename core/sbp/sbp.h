@@ -348,5 +348,8 @@ int sb_sbp_ilp(const struct sb_sbp_graph *g, const struct sb_sbp_ilp_opts *io, i
 /* `sb eval sbp ...` (eval.c) and the family's entry in the table. */
 int sb_sbp_eval(int argc, char **argv);
 extern const struct sb_family sb_family_sbp;
+/* The family's `sb adversary` hook (adversary.c). */
+struct sb_adversary;
+extern const struct sb_adversary sb_sbp_adversary;
 
 #endif

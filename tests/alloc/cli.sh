@@ -57,3 +57,13 @@ if [ -f data/dl2/config_speed.txt ]; then
 	"$SB" show "$tmp/sp1.h5" | grep -q "sha256 *bf03ce681c59b70b216b8a49da151db4ac2827694777bc3c48e8d087984c4cf4" && ok ||
 		bad "alloc_smd_speed: the speed table's sha256 is not in the results"
 fi
+# sb adversary alloc: the search against GADGET's configuration ILP proven
+# optimal, on a few ring-all-reduce jobs, and its bad input
+expect 0 "worst_ratio: " -- "$SB" adversary alloc --policy gadget-r --iters 20
+expect 0 "opt: .* (proven)" -- "$SB" adversary alloc --policy fifo --iters 20
+expect 0 "versus: tetris" -- "$SB" adversary alloc --policy drf --versus tetris --iters 20
+expect 0 "rejected: 0" -- "$SB" adversary alloc --policy srtf --set jobs=1 --exhaustive
+expect 2 "parameter-server jobs only" -- "$SB" adversary alloc --policy smd
+expect 2 "unknown policy 'nosuch'" -- "$SB" adversary alloc --policy nosuch
+expect 2 "arr=5: at most slots=4" -- "$SB" adversary alloc --policy fifo --set arr=5
+expect 2 "jobs" -- "$SB" adversary alloc --policy fifo --set jobs=6

@@ -48,3 +48,12 @@ expect 2 "--set po_k (of po) 'k=0'" -- "$SB" run cache_sys --quick --set po_k=0 
 expect 2 "not a whole number" -- "$SB" run cache_sys --quick --set bgl_max_hop=2.5 --out "$tmp/x.h5"
 mkdir -p "$tmp/nodata"
 expect 2 "needs cora/cora.cites and cora/cora.content" -- "$SB" run cache_acc --quick --set graphs=1 --data-dir "$tmp/nodata" --out "$tmp/x.h5"
+# sb adversary cache: the search against Belady's MIN on tiny graphs'
+# sampling traces, and its bad input
+expect 0 "worst_ratio: " -- "$SB" adversary cache --policy lru --iters 20
+expect 0 "Belady's MIN, exact" -- "$SB" adversary cache --policy static-degree --iters 20
+expect 0 "versus: lfu" -- "$SB" adversary cache --policy clock --versus lfu --iters 20
+expect 0 "search: exhaustive" -- "$SB" adversary cache --policy fifo --set n=4 --exhaustive
+expect 2 "unknown cache policy 'nosuch'" -- "$SB" adversary cache --policy nosuch
+expect 2 "n" -- "$SB" adversary cache --policy lru --set n=11
+expect 2 "more than" -- "$SB" adversary cache --policy lru --set n=10 --exhaustive

@@ -58,3 +58,11 @@ fi
 # refused before any planning
 expect 2 "more than --batch" -- "$SB" eval pipeline --model bert-48 --topo config-a --batch 8 --microbatches 16 --policy sppr
 expect 2 "too large for the exact optimum" -- "$SB" eval pipeline --model bert-48 --topo config-a --batch 64 --policy sppr --opt
+# sb adversary pipeline: the search against the pipeline MILP proven
+# optimal on a few layers and GPUs, and its bad input
+expect 0 "worst_ratio: " -- "$SB" adversary pipeline --policy pipedream --iters 10
+expect 0 "opt: .* s (proven)" -- "$SB" adversary pipeline --policy gpipe-balanced --iters 10
+expect 0 "versus: dp" -- "$SB" adversary pipeline --policy piper --versus dp --iters 10
+expect 2 "unknown planner 'nosuch'" -- "$SB" adversary pipeline --policy nosuch
+expect 2 "gpus" -- "$SB" adversary pipeline --policy sppr --set gpus=4
+expect 2 "more than" -- "$SB" adversary pipeline --policy sppr --set layers=5 --exhaustive

@@ -20,3 +20,14 @@ expect 2 "line 3" -- "$SB" eval sbp --graph "$tmp/bad-shape.txt" --p 2 --policy 
 expect 2 "loop-twice.txt': line 1: field 'loop': given twice" -- "$SB" eval sbp --graph tests/sbp/fuzz/regress/loop-twice.txt --p 2 --policy greedy
 expect 2 "cycle" -- "$SB" eval sbp --model gpt --layers 1 --tokens 1024 --hidden 256 --p 2 --policy tree-dp
 expect 2 "pieces" -- "$SB" run sbp_quota --quick --set pieces=5
+# sb adversary sbp: the search against the proven ILP optimum on small
+# layer graphs with and without backward ops, and its bad input
+expect 0 "worst_ratio: " -- "$SB" adversary sbp --policy greedy --iters 20
+expect 0 "opt: .* (proven)" -- "$SB" adversary sbp --policy elim --iters 20
+expect 0 "versus: data-parallel" -- "$SB" adversary sbp --policy zero --versus data-parallel --iters 20
+expect 0 "forward only" -- "$SB" adversary sbp --policy tree-dp --iters 20
+expect 0 "rejected: 0" -- "$SB" adversary sbp --policy megatron --set layers=1 --exhaustive
+expect 2 "unknown planner 'nosuch'" -- "$SB" adversary sbp --policy nosuch
+expect 2 "layers" -- "$SB" adversary sbp --policy greedy --set layers=7
+expect 2 "more than" -- "$SB" adversary sbp --policy greedy --set layers=6 --exhaustive
+expect 2 "plans trees only" -- "$SB" adversary sbp --policy tree-dp --set backward=1

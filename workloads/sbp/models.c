@@ -208,27 +208,73 @@ void sb_sbp_build_gpt(struct sb_sbp_graph *g, int L, int64_t b, int64_t s, int64
 	sb_free(bl);
 }
 
+void sb_sbp_build_net(struct sb_sbp_graph *g, int L, int64_t T, int64_t h, const int *kind,
+		      const int64_t *h2, int backward)
+{
+	static const int fwd[] = { SB_OP_MATMUL, SB_OP_GELU, SB_OP_SOFTMAX, SB_OP_LAYER_NORM };
+	int *xin = SB_NEW(int, L + 1), *y = SB_NEW(int, L + 1), *w = SB_NEW(int, L + 1);
+	int l, x, gr;
+	char nm[40];
+
+	snprintf(g->name, sizeof g->name, "%s-L%d-T%lld-h%lld", backward ? "net" : "chain", L,
+		 (long long)T, (long long)h);
+	x = op2(g, "x", SB_OP_INPUT, -1, -1, T, h);
+	for (l = 0; l < L; l++) {
+		SB_ASSERT(kind[l] >= 0 && kind[l] < 4);
+		xin[l] = x;
+		if (kind[l] == 0) {
+			w[l] = weight(g, NM("w"), l % 2 ? SB_ROLE_ROW : SB_ROLE_COL, h, h2[l]);
+			x = mm(g, NM("linear"), x, w[l], 0, 0, T, h2[l]);
+			h = h2[l];
+		} else {
+			x = op2(g, NM(sb_sbp_opkind_name(fwd[kind[l]])), fwd[kind[l]], x, -1, T, h);
+		}
+		y[l] = x;
+	}
+	if (backward) {
+		l = -1;
+		gr = op2(g, NM("loss"), SB_OP_LOSS, x, -1, T, h);
+		/* the chain rule layer by layer; the data input needs no gradient,
+		 * so layer 0 stops at its weight gradient */
+		for (l = L - 1; l >= 0; l--) {
+			int64_t hi = g->op[xin[l]].dim[1];
+			if (kind[l] == 0) {
+				update(g, w[l], mm(g, NM("wgrad"), xin[l], gr, 1, 0, hi, h));
+				if (l > 0)
+					gr = mm(g, NM("dgrad"), gr, w[l], 0, 1, T, hi);
+			} else if (l > 0 && kind[l] == 1) {
+				gr = op2(g, NM("gelu_grad"), SB_OP_GELU_GRAD, gr, xin[l], T, hi);
+			} else if (l > 0 && kind[l] == 2) {
+				gr = op2(g, NM("softmax_grad"), SB_OP_SOFTMAX_GRAD, y[l], gr, T,
+				     hi);
+			} else if (l > 0) {
+				gr = op2(g, NM("ln_grad"), SB_OP_LN_GRAD, gr, xin[l], T, hi);
+			}
+			h = hi;
+		}
+	}
+	sb_free(xin);
+	sb_free(y);
+	sb_free(w);
+}
+
 void sb_sbp_build_chain(struct sb_sbp_graph *g, int L, struct sb_rng *r)
 {
 	static const int64_t sizes[] = { 64, 256, 1024, 4096 };
 	int64_t T = sizes[sb_rng_below(r, 4)], h = sizes[sb_rng_below(r, 4)];
-	int l, x;
-	char nm[40];
+	int64_t *h2 = SB_NEW(int64_t, L > 0 ? L : 1);
+	int *kind = SB_NEW(int, L > 0 ? L : 1), l;
 
-	snprintf(g->name, sizeof g->name, "chain-L%d-T%lld-h%lld", L, (long long)T, (long long)h);
-	x = op2(g, "x", SB_OP_INPUT, -1, -1, T, h);
+	/* the draws in the order of the first version of this generator: a
+	 * layer's kind (4: also a linear layer), then a linear layer's width */
 	for (l = 0; l < L; l++) {
-		int kind = (int)sb_rng_below(r, 5);
-		if (kind == 0 || kind == 4) {
-			int64_t h2 = sizes[sb_rng_below(r, 4)];
-			int w = weight(g, NM("w"), l % 2 ? SB_ROLE_ROW : SB_ROLE_COL, h, h2);
-			x = mm(g, NM("linear"), x, w, 0, 0, T, h2);
-			h = h2;
-		} else {
-			static const int k[] = { 0, SB_OP_GELU, SB_OP_SOFTMAX, SB_OP_LAYER_NORM };
-			x = op2(g, NM(sb_sbp_opkind_name(k[kind])), k[kind], x, -1, T, h);
-		}
+		kind[l] = (int)sb_rng_below(r, 5) % 4;
+		if (kind[l] == 0)
+			h2[l] = sizes[sb_rng_below(r, 4)];
 	}
+	sb_sbp_build_net(g, L, T, h, kind, h2, 0);
+	sb_free(h2);
+	sb_free(kind);
 }
 
 /* ------------------------------------------------------------------ */

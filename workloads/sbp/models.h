@@ -29,6 +29,15 @@ void sb_sbp_build_gpt(struct sb_sbp_graph *g, int L, int64_t b, int64_t s, int64
  * its skeleton is a tree (for DP = ILP = elimination). */
 void sb_sbp_build_chain(struct sb_sbp_graph *g, int L, struct sb_rng *r);
 
+/* The same layers with their sizes given (the `sb adversary sbp` hook
+ * codes its instances so): a [T, h] input, layer l of kind[l] (0 linear
+ * to width h2[l] with a weight leaf, 1 GeLU, 2 softmax, 3 layer norm;
+ * h2[l] read for linear layers only). backward = 1 adds the loss and the
+ * chain rule (wgrad and dgrad matmuls, activation gradients, one update
+ * per weight tied to it by a loop edge), so the skeleton is no tree. */
+void sb_sbp_build_net(struct sb_sbp_graph *g, int L, int64_t T, int64_t h, const int *kind,
+		      const int64_t *h2, int backward);
+
 /*
  * A graph file: one op per line, '#' starts a comment:
  *     NAME KIND INPUTS SHAPE [key=value]...
