@@ -67,7 +67,7 @@ static void bench_policy(struct sb_table *t, const struct sb_family *f, const ch
 	if (sb_adversary_anneal(h, ctx, &sp, BUDGET, 1, 0, &sa, &err))
 		goto fail;
 	tsa = cpu() - t0;
-	h->close(ctx);
+	sb_adversary_close(h, ctx);
 	reached = sa.worst >= ex.worst * (1 - 1e-12);
 	r = sb_table_add(t);
 	sb_table_set_str(t, r, "family", f->name);
@@ -86,7 +86,7 @@ static void bench_policy(struct sb_table *t, const struct sb_family *f, const ch
 	return;
 fail:
 	sb_err_print(&err);
-	h->close(ctx);
+	sb_adversary_close(h, ctx);
 }
 
 static void run(struct sb_table *t, const char *data)

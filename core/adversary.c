@@ -40,6 +40,14 @@ static long declined(const struct sb_adversary *h, void *ctx)
 	return h->rejected ? h->rejected(ctx) : 0;
 }
 
+void sb_adversary_close(const struct sb_adversary *h, void *ctx)
+{
+	if (h->close)
+		h->close(ctx);
+	else
+		sb_free(ctx);
+}
+
 static void keep(struct sb_adversary_found *f, const int *gene, int n, double r, long it)
 {
 	if (!(r > f->worst))
@@ -273,6 +281,6 @@ int sb_adversary_main(int argc, char **argv)
 		printf("\n");
 		h->print(ctx, found.gene, stdout);
 	}
-	h->close(ctx);
+	sb_adversary_close(h, ctx);
 	return rc;
 }

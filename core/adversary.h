@@ -48,6 +48,7 @@ struct sb_adversary {
 	int (*ratio)(void *ctx, const int *gene, double *ratio, struct sb_err *err);
 	/* The instance coded by gene as "instance: ..." lines. */
 	void (*print)(void *ctx, const int *gene, FILE *out);
+	/* Optional (NULL: ctx is one block from sb_malloc, freed with sb_free). */
 	void (*close)(void *ctx);
 	/* The policies this family can judge against its optimum, for the
 	 * cross-family table: the name of policy i (i = 0, 1, ...), NULL past
@@ -73,6 +74,9 @@ struct sb_adversary_found {
 	long found_at, evals;
 	long rejected;   /* evaluations the hook declined to score (see .rejected) */
 };
+
+/* Free ctx from h's open: its close hook, or sb_free when it has none. */
+void sb_adversary_close(const struct sb_adversary *h, void *ctx);
 
 /* Simulated annealing for `iters` proposals from the stream (seed, point). */
 int sb_adversary_anneal(const struct sb_adversary *h, void *ctx,

@@ -247,11 +247,6 @@ static long rejected(void *ctx)
 	return ((struct ctx *)ctx)->rejected;
 }
 
-static void close_(void *ctx)
-{
-	sb_free(ctx);
-}
-
 /* Every policy that schedules ring-all-reduce jobs. */
 static const char *policy(int i)
 {
@@ -272,7 +267,6 @@ const struct sb_adversary sb_alloc_adversary = {
 	.open = open_,
 	.ratio = ratio,
 	.print = print,
-	.close = close_,
 	.policy = policy,
 	.rejected = rejected,
 	/* no bench space: 20,000 proposals per policy (each a checked run

@@ -237,11 +237,6 @@ static void print(void *ctx, const int *gene, FILE *out)
 	sb_cache_graph_release(&g);
 }
 
-static void close_(void *ctx)
-{
-	sb_free(ctx);
-}
-
 /* Every cache policy. */
 static const char *policy(int i)
 {
@@ -258,7 +253,6 @@ const struct sb_adversary sb_cache_adversary = {
 	.open = open_,
 	.ratio = ratio,
 	.print = print,
-	.close = close_,
 	.policy = policy,
 	.rejected = NULL,
 	/* no bench space: 20,000 proposals per policy (each a checked run

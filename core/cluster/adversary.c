@@ -268,11 +268,6 @@ static long rejected(void *ctx)
 	return ((struct ctx *)ctx)->rejected;
 }
 
-static void close_(void *ctx)
-{
-	sb_free(ctx);
-}
-
 /* Every scheduler of the flat model, with its default placer. */
 static const char *policy(int i)
 {
@@ -292,7 +287,6 @@ const struct sb_adversary sb_cluster_adversary = {
 	.open = open_,
 	.ratio = ratio,
 	.print = print,
-	.close = close_,
 	.policy = policy,
 	.rejected = rejected,
 	.bench_set = "jobs=2",

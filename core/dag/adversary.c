@@ -162,11 +162,6 @@ static void print(void *ctx, const int *gene, FILE *out)
 	sb_dag_inst_release(&in);
 }
 
-static void close_(void *ctx)
-{
-	sb_free(ctx);
-}
-
 /* Every partitioner with its own scheduler, or with PCT (the paper's);
  * then every other scheduler under CP, except heft-order, which reads a planned
  * schedule and so runs under HEFT. */
@@ -198,7 +193,6 @@ const struct sb_adversary sb_dag_adversary = {
 	.open = open_,
 	.ratio = ratio,
 	.print = print,
-	.close = close_,
 	.policy = policy,
 	.bench_set = "n=4 devices=2 levels=2",
 };

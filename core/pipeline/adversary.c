@@ -272,11 +272,6 @@ static long rejected(void *ctx)
 	return ((struct ctx *)ctx)->rejected;
 }
 
-static void close_(void *ctx)
-{
-	sb_free(ctx);
-}
-
 static const char *policy(int i)
 {
 	int n;
@@ -292,7 +287,6 @@ const struct sb_adversary sb_pipeline_adversary = {
 	.open = open_,
 	.ratio = ratio,
 	.print = print,
-	.close = close_,
 	.policy = policy,
 	.rejected = rejected,
 	/* no bench space: 20,000 proposals per policy (each a checked run

@@ -226,11 +226,6 @@ static long rejected(void *ctx)
 	return ((struct ctx *)ctx)->rejected;
 }
 
-static void close_(void *ctx)
-{
-	sb_free(ctx);
-}
-
 /* Every registered planner (the ILP planner included: its own node limit
  * and start, against the proven optimum). */
 static const char *policy(int i)
@@ -248,7 +243,6 @@ const struct sb_adversary sb_sbp_adversary = {
 	.open = open_,
 	.ratio = ratio,
 	.print = print,
-	.close = close_,
 	.policy = policy,
 	.rejected = rejected,
 	/* no bench space: 20,000 proposals per policy (each a checked run

@@ -94,7 +94,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	if ((rc = h->open(name, NULL, &o, &ctx, &sp, err)))
 		return rc;
 	rc = sb_adversary_anneal(h, ctx, &sp, iters, c->seed, (uint64_t)point, &found, err);
-	h->close(ctx);
+	sb_adversary_close(h, ctx);
 	if (rc)
 		return rc;
 	row = sb_table_add(out);

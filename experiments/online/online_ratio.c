@@ -151,7 +151,7 @@ static int anneal(struct sb_exp_ctx *c, int point, const struct sb_online_game *
 		return rc;
 	rc = sb_adversary_anneal(h, ctx, &sp, opt_of("sa_iters", c), c->seed,
 				 (uint64_t)point * 1000 + sb_hash_str(p->name) % 1000, &f, err);
-	h->close(ctx);
+	sb_adversary_close(h, ctx);
 	if (!rc) {
 		sb_online_inst_alloc(in, g->T);
 		sb_online_adversary_decode(g, nv, f.gene, in);

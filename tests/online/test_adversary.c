@@ -103,7 +103,7 @@ static void anneal_reaches(const struct sb_adversary *h, const char *policy,
 	cr_assert_eq(sb_adversary_exhaust(h, ctx, &sp, 1e6, &ex, &err), 0, "%s", err.msg);
 	cr_assert_eq(sb_adversary_anneal(h, ctx, &sp, iters, 7, 0, &sa, &err), 0, "%s", err.msg);
 	cr_assert_eq(sb_adversary_anneal(h, ctx, &sp, iters, 7, 0, &again, &err), 0);
-	h->close(ctx);
+	sb_adversary_close(h, ctx);
 	cr_assert(ex.worst >= 1 - 1e-12, "%s: worst %g below the optimum", policy, ex.worst);
 	cr_assert(sa.worst <= ex.worst, "%s: annealing %.12g above exhaustive %.12g", policy,
 		  sa.worst, ex.worst);
@@ -185,7 +185,7 @@ static int none_beats_the_optimum(const struct sb_adversary *h, const char *cons
 		if (h->rejected && !(may_decline && may_decline[k]))
 			cr_assert_eq(h->rejected(ctx), 0, "%s declined %ld instances", name,
 				     h->rejected(ctx));
-		h->close(ctx);
+		sb_adversary_close(h, ctx);
 	}
 	cr_assert_gt(i, 2);
 	return scored;
@@ -334,7 +334,7 @@ Test(online_adversary, alloc_two_forms_agree_and_no_policy_beats_the_optimum, .t
 		}
 		sb_alloc_inst_release(&in);
 	}
-	h->close(ctx);
+	sb_adversary_close(h, ctx);
 	cr_assert_geq(both, 20, "only %d of 30 instances proven by both forms", both);
 	cr_assert_gt(none_beats_the_optimum(h, NULL, 8, NULL, 14), 50);
 	cr_assert_eq(h->open("smd", NULL, &o, &ctx, &sp, &err), SB_EXIT_INPUT);
@@ -391,7 +391,7 @@ Test(online_adversary, cache_belady_equals_ilp_and_no_policy_beats_it, .timeout 
 		sb_cache_trace_release(&t);
 		sb_cache_graph_release(&g);
 	}
-	h->close(ctx);
+	sb_adversary_close(h, ctx);
 	cr_assert_geq(streams, 40);
 	cr_assert_gt(none_beats_the_optimum(h, NULL, 20, NULL, 16), 100);
 }
@@ -437,7 +437,7 @@ Test(online_adversary, pipeline_milp_equals_enumeration_and_no_planner_beats_it,
 		sb_pmodel_release(&m);
 		sb_topo_release(&t);
 	}
-	h->close(ctx);
+	sb_adversary_close(h, ctx);
 	cr_assert_geq(both, 10, "only %d of 12 instances proven by both", both);
 	cr_assert_gt(none_beats_the_optimum(h, NULL, 6, copies, 18), 30);
 }
