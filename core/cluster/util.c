@@ -334,7 +334,6 @@ void sb_cluster_d2s_init(struct sb_cluster_d2s *d, const struct sb_csim *s)
 	int n = sb_cluster_sim_njobs(s), m = n > 0 ? n : 1, j;
 	memset(d, 0, sizeof *d);
 	d->run = SB_NEW(int, m);
-	d->tmp = SB_NEW(int, m);
 	d->pre = SB_NEW(int, m + 1);
 	d->g = SB_NEW(int, m);
 	d->mark = SB_NEW(unsigned char, m);
@@ -350,7 +349,6 @@ void sb_cluster_d2s_init(struct sb_cluster_d2s *d, const struct sb_csim *s)
 void sb_cluster_d2s_release(struct sb_cluster_d2s *d)
 {
 	sb_free(d->run);
-	sb_free(d->tmp);
 	sb_free(d->pre);
 	sb_free(d->g);
 	sb_free(d->mark);
@@ -408,7 +406,11 @@ static void d2s_update(struct sb_cluster_d2s *d, sb_cluster_before before, const
 		int j = d->run[i];
 		if (!d->mark[j] || (d->all && d->mark[j] == 1))
 			d->run[w++] = j;
+		else if (w < d->npre)
+			d->npre = w;    /* the prefix sums hold up to here */
 	}
+	if (d->all)
+		d->npre = 0;
 	if (d->all) {
 		run_before = before;
 		run_ctx = bctx;
@@ -419,6 +421,8 @@ static void d2s_update(struct sb_cluster_d2s *d, sb_cluster_before before, const
 			if (d->mark[j] != 1)
 				continue;
 			p = d2s_place(d->run, 0, w, j, before, bctx);
+			if (p < d->npre)
+				d->npre = p;
 			memmove(d->run + p + 1, d->run + p, sizeof(int) * (size_t)(w - p));
 			d->run[p] = j;
 			w++;
@@ -431,32 +435,44 @@ static void d2s_update(struct sb_cluster_d2s *d, sb_cluster_before before, const
 	d->nrun = w;
 }
 
+/* The GPUs of run[0..q): prefix sums kept across decisions up to the
+ * first place the list changed (npre), extended on demand. */
+static int d2s_pre(struct sb_cluster_d2s *d, int q)
+{
+	while (d->npre < q) {
+		d->pre[d->npre + 1] = d->pre[d->npre] + d->g[d->run[d->npre]];
+		d->npre++;
+	}
+	return d->pre[q];
+}
+
 void sb_cluster_d2s_dispatch(struct sb_csim *s, struct sb_cluster_d2s *d, sb_cluster_before before,
 			     const void *bctx, const struct sb_cluster_pending *pend, void *pctx)
 {
 	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
-	int N = cl->nserver * cl->gpus, n, i, k, p = 0, P = 0, a, na = 0, w, nrun;
-	int *run, *pre = d->pre;
+	int N = cl->nserver * cl->gpus, n, i, k, p = 0, P = 0, a, na = 0, w, nrun, ns, lo;
+	int *run;
 
 	d2s_update(d, before, bctx);
 	run = d->run;
 	n = d->nrun;
 	sb_cluster_sim_running(s, &nrun);
 	SB_ASSERT(nrun == n);   /* every start and stop is known here */
-	pre[0] = 0;
-	for (i = 0; i < n; i++)
-		pre[i + 1] = pre[i] + d->g[run[i]];
 	/* the admitted prefix of the merged rank: the running jobs ranked
 	 * before the pending head h are run[p..q) */
 	for (;;) {
 		int h = pend->head(pctx), q = h < 0 ? n : d2s_place(run, p, n, h, before, bctx);
-		if (pre[q] + P > N) {
+		/* every running job fits: their GPUs are the busy ones */
+		int rq = q == n ? N - sb_cluster_sim_free(s) : d2s_pre(d, q);
+		if (rq + P > N) {
 			/* the cut is the first running job in [p, q) that does
 			 * not fit (pre[p] + P <= N holds) */
-			int lo = p, hi = q - 1;
+			int hi = q - 1;
+			d2s_pre(d, q);
+			lo = p;
 			while (lo < hi) {
 				int mid = lo + (hi - lo) / 2;
-				if (pre[mid + 1] + P > N)
+				if (d->pre[mid + 1] + P > N)
 					hi = mid;
 				else
 					lo = mid + 1;
@@ -468,7 +484,7 @@ void sb_cluster_d2s_dispatch(struct sb_csim *s, struct sb_cluster_d2s *d, sb_clu
 			a = n;
 			break;
 		}
-		if (pre[q] + P + d->g[h] > N) {
+		if (rq + P + d->g[h] > N) {
 			a = q;
 			break;
 		}
@@ -491,19 +507,23 @@ void sb_cluster_d2s_dispatch(struct sb_csim *s, struct sb_cluster_d2s *d, sb_clu
 		else
 			d->at[k] = -1;
 	/* the rank of the next decision: run[0..a) with the started jobs
-	 * merged in at their places */
-	for (k = w = i = 0; k < na; k++) {
+	 * merged in at their places, in place from the back */
+	if (a < d->npre)
+		d->npre = a;
+	ns = d->nstarted;
+	w = a + ns;
+	i = a;
+	for (k = na - 1; k >= 0 && ns > 0; k--) {
 		if (d->at[k] < 0)
 			continue;
-		while (i < d->at[k])
-			d->tmp[w++] = run[i++];
-		d->tmp[w++] = d->adm[k];
+		while (i > d->at[k])
+			run[--w] = run[--i];
+		run[--w] = d->adm[k];
+		ns--;
+		if (d->at[k] < d->npre)
+			d->npre = d->at[k];
 	}
-	while (i < a)
-		d->tmp[w++] = run[i++];
-	d->run = d->tmp;
-	d->tmp = run;
-	d->nrun = w;
+	d->nrun = a + d->nstarted;
 	for (i = 0; i < d->nstopped; i++)
 		pend->put(pctx, d->stopped[i]);
 	for (k = 0; k < na; k++)

@@ -135,8 +135,7 @@ void sb_cluster_d2_dispatch(struct sb_csim *s, struct sb_cluster_d2 *d, sb_clust
  */
 struct sb_cluster_d2s {
 	int *run, nrun;            /* running jobs, in rank order */
-	int *tmp;                  /* scratch of the same size */
-	int *pre;                  /* prefix sums of the GPUs of run[] */
+	int *pre, npre;            /* prefix sums of the GPUs of run[]: pre[0..npre] hold */
 	int *g;                    /* GPUs of each job */
 	unsigned char *mark;       /* 1: moved, 2: gone */
 	int *touched, ntouched;    /* marked jobs */
