@@ -110,6 +110,16 @@ struct state {
 	long *done_c;             /* iterations done by j as of done_t[j] */
 	double *done_t;
 	int *hist;                /* servers by free GPUs (0..G), scratch */
+	/* D2's fast path: the running jobs by a lower bound on the instant
+	 * each reaches its prediction (val = job | version << 32; an entry
+	 * is live while its version is the job's), see watch_reach() */
+	int fastpre;
+	struct sb_heap reach;
+	unsigned *rver;
+	int *fixed, nfixed;       /* jobs adapt() corrected in this call */
+	int *started, nstarted;   /* jobs dispatch_pre_fast started */
+	int *due;                 /* scratch */
+	int *stk, nstk;           /* scratch of next_reach(), grown as needed */
 	/* lemma check (oracle, strict list, exact predictions) */
 	int check;
 	double *tau_run;          /* tau of the job's run / tau_ref */
@@ -552,6 +562,12 @@ void *sb_asrpt_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *r
 	for (j = 0; j < n; j++)
 		st->done_t[j] = NAN;
 	st->hist = SB_NEW(int, cl->gpus + 1);
+	st->fastpre = st->dispatch == SB_ASRPT_D2 && !st->reference;
+	sb_heap_init(&st->reach);
+	st->rver = SB_NEW(unsigned, n > 0 ? n : 1);
+	st->fixed = SB_NEW(int, n > 0 ? n : 1);
+	st->started = SB_NEW(int, n > 0 ? n : 1);
+	st->due = SB_NEW(int, n > 0 ? n : 1);
 	/* one heap per distinct GPU count (a job never needs more than N) */
 	{
 		int *of = SB_NEW(int, st->N + 1);
@@ -644,6 +660,12 @@ void sb_asrpt_release(void *ctx)
 	sb_free(st->done_c);
 	sb_free(st->done_t);
 	sb_free(st->hist);
+	sb_heap_release(&st->reach);
+	sb_free(st->rver);
+	sb_free(st->fixed);
+	sb_free(st->started);
+	sb_free(st->due);
+	sb_free(st->stk);
 	sb_free(st);
 }
 
@@ -665,6 +687,7 @@ void sb_asrpt_on_finish(void *ctx, struct sb_csim *s, int j)
 
 	vm_advance(st, sb_cluster_sim_now(s));
 	vm_remove(st, j);
+	st->rver[j]++;
 	st->finish[j] = sb_cluster_sim_now(s);
 	/* the true count is known now: history and training data */
 	st->nhat[j] = n;
@@ -716,6 +739,8 @@ static double adapt(struct state *st, struct sb_csim *s, int want_next)
 				nh = done + 1;
 			vm_add(st, j, vwork(st, j, nh - st->nhat[j]));
 			st->nhat[j] = nh;
+			if (st->fastpre)
+				st->fixed[st->nfixed++] = j;
 		}
 		if (want_next)
 			next = sb_min(next, now + (st->nhat[j] - done) * sb_cluster_sim_tau(s, j));
@@ -876,10 +901,24 @@ static int cmp_run(const void *a, const void *b)
  * a budget of moves a full sort takes over. The order is a strict total
  * one, so the result is the sort's whatever the start.
  */
+/* D2's key of job j (arrived, unfinished) now. */
+static double pre_key(struct state *st, struct sb_csim *s, int j)
+{
+	if (st->in_vm[j])
+		return st->cur == j ? st->rcur : st->vrem[j];
+	return vwork(st, j, sb_max(0, st->nhat[j] - (double)done_now(st, s, j)));
+}
+
 static void sort_running(struct state *st, struct sb_csim *s, const int *run, int nr)
 {
 	int i, k, w = 0;
 	long moves = 0, budget = 8L * nr + 64;
+
+	/* the running jobs' keys, needed only here (and after, in the same
+	 * call): the walk asks for them only when the admitted jobs might
+	 * not all fit */
+	for (i = 0; i < nr; i++)
+		st->key[run[i]] = pre_key(st, s, run[i]);
 
 	for (i = 0; i < st->nrord; i++) {
 		int j = st->rord[i];
@@ -991,16 +1030,20 @@ static void dispatch_pre_fast(struct state *st, struct sb_csim *s)
 			if (rless(&u, &cut) || sb_cluster_sim_since(s, j) < st->qmin)
 				continue;
 			sb_cluster_sim_preempt(s, j);
+			st->rver[j]++;
 			st->pend[j] = 1;
 			st->done_p[j] = sb_cluster_sim_done(s, j);
 			pend_push(st, j);
 		}
 	}
+	st->nstarted = 0;
 	for (k = 0; k < nadm; k++) {
 		int j = adm[k];
 		if (sb_cluster_sim_start(s, j) != 0) {
 			st->pend[j] = 1;   /* no room: it keeps its place */
 			pend_push(st, j);
+		} else {
+			st->started[st->nstarted++] = j;
 		}
 	}
 	sb_free(adm);
@@ -1036,29 +1079,160 @@ static void dispatch_virtual(struct state *st, struct sb_csim *s)
 	sb_free(fr);
 }
 
+/*
+ * D2's fast decision. adapt() looks at every running job twice per
+ * decision, to correct those that reached their prediction and to find
+ * the earliest instant one will; both ask only for the jobs near that
+ * instant. Each running job waits in st->reach keyed by a lower bound on
+ * the instant it reaches its prediction: from a look at time t1 with d
+ * iterations done, done grows by at most one per iteration time tau plus
+ * one, so now + (nhat - done(now)) tau >= t1 + (nhat - d - 1) tau for
+ * every later now of the same run (less a rounding margin, 1e-8
+ * relative). A correction is due only for jobs whose bound is <= now;
+ * when one is, the plain adapt() runs (the corrections in its order);
+ * the earliest reach is computed exactly over the jobs whose bound lies
+ * below the best exact value found. Same decisions and wake-ups as the
+ * plain path (tests/cluster/test_asrpt_fast.c).
+ */
+static double reach_margin(double t, double now)
+{
+	return 1e-8 * (1 + fabs(t) + fabs(now));
+}
+
+/* Enter running job j with a new bound from d = done(now) (its older
+ * entry goes stale). */
+static void watch_reach(struct state *st, struct sb_csim *s, int j, double now)
+{
+	double d = (double)done_now(st, s, j), tau = sb_cluster_sim_tau(s, j);
+	double t = now + (st->nhat[j] - d - 1) * tau;
+	st->rver[j]++;
+	sb_heap_push(&st->reach, t - reach_margin(t, now),
+		     (int64_t)j | ((int64_t)st->rver[j] << 32));
+}
+
+static int reach_live(const struct state *st, const struct sb_heap_item *it)
+{
+	return (unsigned)(it->val >> 32) == st->rver[(int)(it->val & 0xffffffff)];
+}
+
+/* Does a running job need a correction now? (Looks at the jobs whose
+ * bound is due and gives them fresh bounds.) */
+static int reach_due(struct state *st, struct sb_csim *s, double now)
+{
+	const struct sb_heap_item *top;
+	struct sb_heap_item it;
+	int nd = 0, i, any = 0;
+
+	while ((top = sb_heap_peek(&st->reach)) && top->key <= now) {
+		sb_heap_pop(&st->reach, &it);
+		if (reach_live(st, &it))
+			st->due[nd++] = (int)(it.val & 0xffffffff);
+	}
+	for (i = 0; i < nd; i++) {
+		int j = st->due[i];
+		any |= (double)done_now(st, s, j) >= st->nhat[j];
+		watch_reach(st, s, j, now);
+	}
+	return any;
+}
+
+/* min over running jobs of now + (nhat - done) tau, as adapt() computes
+ * it, when no job needs a correction. */
+static double next_reach(struct state *st, struct sb_csim *s, double now)
+{
+	const struct sb_heap_item *a;
+	double best = INFINITY;
+	int ns = 0, n;
+
+	while (sb_heap_peek(&st->reach) && !reach_live(st, sb_heap_peek(&st->reach))) {
+		struct sb_heap_item it;
+		sb_heap_pop(&st->reach, &it);
+	}
+	a = st->reach.a;
+	n = (int)st->reach.n;
+	if (n == 0)
+		return INFINITY;
+	if (st->nstk < 64) {
+		st->nstk = 64;
+		st->stk = sb_xrealloc(st->stk, sizeof *st->stk * (size_t)st->nstk);
+	}
+	st->stk[ns++] = 0;
+	while (ns > 0) {
+		int i = st->stk[--ns];
+		if (a[i].key > best)
+			continue;
+		if (ns + 2 > st->nstk) {
+			st->nstk *= 2;
+			st->stk = sb_xrealloc(st->stk, sizeof *st->stk * (size_t)st->nstk);
+		}
+		if (reach_live(st, &a[i])) {
+			int j = (int)(a[i].val & 0xffffffff);
+			double done = (double)done_now(st, s, j);
+			best = sb_min(best, now + (st->nhat[j] - done) * sb_cluster_sim_tau(s, j));
+		}
+		if (2 * i + 1 < n)
+			st->stk[ns++] = 2 * i + 1;
+		if (2 * i + 2 < n)
+			st->stk[ns++] = 2 * i + 2;
+	}
+	return best;
+}
+
+static void schedule_pre_fast(struct state *st, struct sb_csim *s)
+{
+	double now = sb_cluster_sim_now(s), wake = INFINITY;
+	int i, fix = 0;
+
+	vm_advance(st, now);
+	st->nfixed = 0;
+	if (reach_due(st, s, now))
+		adapt(st, s, 0);
+	for (i = 0; i < st->nfixed; i++)
+		watch_reach(st, s, st->fixed[i], now);
+	dispatch_pre_fast(st, s);
+	/* the runs started now: their slowdown, a correction if one is
+	 * already due (then the plain adapt() as the reference does) */
+	for (i = 0; i < st->nstarted; i++) {
+		int j = st->started[i];
+		if (st->tau_run[j] == 0)
+			st->tau_run[j] = sb_cluster_sim_tau(s, j) / sb_cluster_sim_tau_ref(s, j);
+		fix |= (double)done_now(st, s, j) >= st->nhat[j];
+	}
+	st->nfixed = 0;
+	if (fix) {
+		wake = adapt(st, s, 1);
+		for (i = 0; i < st->nfixed; i++)
+			watch_reach(st, s, st->fixed[i], now);
+	}
+	for (i = 0; i < st->nstarted; i++)
+		watch_reach(st, s, st->started[i], now);
+	if (!fix)
+		wake = next_reach(st, s, now);
+	if (st->predict == SB_ASRPT_ORACLE && st->noise == 0)
+		wake = INFINITY;
+	if (st->cur >= 0)
+		wake = sb_min(wake, st->vt + st->rcur / st->N);
+	if (wake > now && isfinite(wake))
+		sb_cluster_sim_wake(s, wake);
+}
+
 void sb_asrpt_schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
 	double now = sb_cluster_sim_now(s), wake;
 
+	if (st->fastpre) {
+		schedule_pre_fast(st, s);
+		return;
+	}
 	vm_advance(st, now);
 	adapt(st, s, 0);
 	if (st->dispatch == SB_ASRPT_D2) {
 		int n, i;
-		const int *act = st->reference ? sb_cluster_sim_active(s, &n)
-					       : sb_cluster_sim_running(s, &n);
-		for (i = 0; i < n; i++) {
-			int j = act[i];
-			if (st->in_vm[j])
-				st->key[j] = st->cur == j ? st->rcur : st->vrem[j];
-			else
-				st->key[j] = vwork(st, j, sb_max(0, st->nhat[j] -
-							   (double)done_now(st, s, j)));
-		}
-		if (st->reference)
-			sb_cluster_dispatch_priority(s, st->key, st->qmin);
-		else
-			dispatch_pre_fast(st, s);
+		const int *act = sb_cluster_sim_active(s, &n);
+		for (i = 0; i < n; i++)
+			st->key[act[i]] = pre_key(st, s, act[i]);
+		sb_cluster_dispatch_priority(s, st->key, st->qmin);
 	} else if (st->dispatch == SB_ASRPT_D0) {
 		if (st->reference)
 			dispatch_virtual(st, s);

@@ -30,13 +30,21 @@
  *
  * Speed (issue #11 item 7): with fitfirst = 0 and the starvation knob off,
  * a waiting job keeps its queue and index (its service does not grow; the
- * Gittins table is rebuilt rarely, and then every waiting job is
- * re-ranked), so the waiting jobs stay in a heap in rank order and only
- * the running ones are re-ranked at a decision (sb_cluster_d2_dispatch),
- * each from its position in the Gittins table at the last decision.
- * The actions are those of ranking every job at every decision, the plain
+ * Gittins table is rebuilt rarely, and then every job is re-ranked), so
+ * the waiting jobs stay in a heap in rank order. A running job's rank
+ * changes only when its service reaches the next queue threshold or the
+ * next size of the Gittins table: each running job waits in a heap keyed
+ * by (an estimate of) that instant, and a decision re-ranks, exactly as
+ * the plain path does, only the jobs whose instant is due within a
+ * rounding margin (1e-8 relative, far above the error of the estimate).
+ * The running jobs stay sorted (sb_cluster_d2s_dispatch), and the wake-up,
+ * the earliest threshold crossing, is computed exactly for the jobs of a
+ * second heap whose estimated crossing lies within the margin of the
+ * earliest. The runs' bookkeeping (exec_start, last_run) is read only by
+ * the starvation knob, so the fast path skips it. The actions and
+ * wake-ups are those of ranking every job at every decision, the plain
  * path the other settings keep (tests/cluster/test_sim.c, cluster_fast,
- * compares the two).
+ * compares the two, also with a dense history table and in overload).
  *
  * Wake-ups fall exactly on the next threshold crossing. Tiresias'
  * simulator computes them from executed seconds where GPU-seconds are
@@ -46,6 +54,8 @@
  */
 #include "cluster/util.h"
 #include "tiresias.h"
+
+#include "heap.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -74,7 +84,7 @@ struct state {
 	int learn;
 	double *done_gput;
 	int ndone, nbuilt;
-	/* the fast path: waiting jobs in a heap, running ones in d2 */
+	/* the fast path: waiting jobs in a heap, running ones sorted */
 	int fast, rekey;
 	/* the table position of each job's index (gk) and the table it was
 	 * found in (gver): a running job's service moves on slowly, so its
@@ -82,8 +92,14 @@ struct state {
 	int *gk;
 	unsigned *gver, tver;
 	struct sb_cluster_jheap wait;
-	struct sb_cluster_d2 d2;
-	int *put, nput;        /* jobs that became pending in this decision */
+	struct sb_cluster_d2s d2;
+	/* running jobs by the instant their rank may change (chg) and by the
+	 * instant they cross their queue's threshold (qx); an entry is live
+	 * while its version is the job's (val = job | version << 32) */
+	struct sb_heap chg, qx;
+	unsigned *cver, *qver;
+	int *due;              /* scratch */
+	int *stk, nstk;        /* scratch of next_crossing, grown as needed */
 };
 
 /* ------------------------------------------------------------------ */
@@ -194,8 +210,12 @@ void *sb_tiresias_init(struct sb_csim *s, const struct sb_opts *o, int gittins)
 	st->fast = !st->fitfirst && st->starve == 0 && !sb_cluster_dispatch_plain;
 	if (st->fast) {
 		sb_cluster_jheap_init(&st->wait, job_before, st);
-		sb_cluster_d2_init(&st->d2, n);
-		st->put = SB_NEW(int, n > 0 ? n : 1);
+		sb_cluster_d2s_init(&st->d2, s);
+		sb_heap_init(&st->chg);
+		sb_heap_init(&st->qx);
+		st->cver = SB_NEW(unsigned, n > 0 ? n : 1);
+		st->qver = SB_NEW(unsigned, n > 0 ? n : 1);
+		st->due = SB_NEW(int, n > 0 ? n : 1);
 		st->gk = SB_NEW(int, n > 0 ? n : 1);
 		st->gver = SB_NEW(unsigned, n > 0 ? n : 1);
 		st->tver = 1;
@@ -225,9 +245,16 @@ void sb_tiresias_release(void *ctx)
 	sb_free(st->order);
 	sb_free(st->done_gput);
 	sb_gittins_release(&st->gt);
-	sb_cluster_jheap_release(&st->wait);
-	sb_cluster_d2_release(&st->d2);
-	sb_free(st->put);
+	if (st->fast) {
+		sb_cluster_jheap_release(&st->wait);
+		sb_cluster_d2s_release(&st->d2);
+		sb_heap_release(&st->chg);
+		sb_heap_release(&st->qx);
+	}
+	sb_free(st->cver);
+	sb_free(st->qver);
+	sb_free(st->due);
+	sb_free(st->stk);
 	sb_free(st->gk);
 	sb_free(st->gver);
 	sb_free(st);
@@ -246,6 +273,11 @@ void sb_tiresias_arrival(void *ctx, struct sb_csim *s, int j)
 void sb_tiresias_finish(void *ctx, struct sb_csim *s, int j)
 {
 	struct state *st = ctx;
+	if (st->fast) {
+		sb_cluster_d2s_gone(&st->d2, j);
+		st->cver[j]++;
+		st->qver[j]++;
+	}
 	if (!st->learn)
 		return;
 	st->done_gput[st->ndone++] = sb_max(1, sb_cluster_sim_attained(s, j));
@@ -333,25 +365,6 @@ static void rank_job(struct state *st, const struct sb_csim *s, int j)
 		st->rank[j] = gittins_of(st, j, floor(svc));
 }
 
-static int wait_head(void *ctx)
-{
-	return sb_cluster_jheap_top(&((struct state *)ctx)->wait);
-}
-
-static void wait_take(void *ctx)
-{
-	sb_cluster_jheap_pop(&((struct state *)ctx)->wait);
-}
-
-static void wait_put(void *ctx, int j)
-{
-	struct state *st = ctx;
-	sb_cluster_jheap_push(&st->wait, j);
-	st->put[st->nput++] = j;
-}
-
-static const struct sb_cluster_pending wait_ops = { wait_head, wait_take, wait_put };
-
 /* Bookkeeping of j's runs after a decision; returns the next instant its
  * queue changes (or it may be promoted), or +inf. */
 static double after(struct state *st, const struct sb_csim *s, int j, double now)
@@ -377,29 +390,150 @@ static double after(struct state *st, const struct sb_csim *s, int j, double now
 	return wake;
 }
 
+/* The rounding margin around an estimated instant t (seconds): the
+ * estimates below and the plain path's own arithmetic differ by a few
+ * units in the last place of the times and services involved; 1e-8
+ * relative leaves a factor of 10^7 to spare. */
+static double margin(double t, double now)
+{
+	return 1e-8 * (1 + fabs(t) + fabs(now));
+}
+
+static int64_t entry(int j, unsigned ver)
+{
+	return (int64_t)j | ((int64_t)ver << 32);
+}
+
+/* Running job j, ranked at now with service svc: enter it in chg at the
+ * instant its service reaches the next queue threshold or the next size
+ * of the Gittins table (where its rank may change), and, if newq (it
+ * started or changed queue), in qx at its threshold crossing (the plain
+ * path's wake-up for it) if it has one; its older qx entry goes stale. */
+static void watch(struct state *st, const struct sb_csim *s, int j, double now, double svc,
+		  int newq)
+{
+	double g = sb_cluster_sim_job(s, j)->gpus, T = INFINITY;
+	if (newq)
+		st->qver[j]++;
+	if (st->q[j] < st->nq - 1) {
+		T = limits[st->q[j]];
+		if (newq)
+			sb_heap_push(&st->qx, now + (T - svc) / g, entry(j, st->qver[j]));
+	}
+	if (st->gittins && st->gt.m > 0 && st->gver[j] == st->tver && st->gk[j] < st->gt.m)
+		T = sb_min(T, st->gt.v[st->gk[j]]);
+	if (isfinite(T))
+		sb_heap_push(&st->chg, now + (T - svc) / g, entry(j, ++st->cver[j]));
+}
+
+static int live(const struct sb_heap_item *it, const unsigned *ver)
+{
+	return (unsigned)(it->val >> 32) == ver[(int)(it->val & 0xffffffff)];
+}
+
+/* Re-rank the running jobs whose instant in chg is due (within the
+ * margin); those whose rank changed move in the sorted running list. */
+static void rerank_due(struct state *st, struct sb_csim *s, double now)
+{
+	const struct sb_heap_item *top;
+	struct sb_heap_item it;
+	int nd = 0, i;
+
+	while ((top = sb_heap_peek(&st->chg)) && top->key <= now + margin(top->key, now)) {
+		sb_heap_pop(&st->chg, &it);
+		if (live(&it, st->cver))
+			st->due[nd++] = (int)(it.val & 0xffffffff);
+	}
+	for (i = 0; i < nd; i++) {
+		int j = st->due[i], q = st->q[j];
+		double r = st->rank[j];
+		rank_job(st, s, j);
+		if (st->q[j] != q || st->rank[j] != r)
+			sb_cluster_d2s_moved(&st->d2, j);
+		watch(st, s, j, now, service(st, s, j), st->q[j] != q);
+	}
+}
+
+/* The plain path's wake-up: the earliest threshold crossing of a running
+ * job, min over them of now + (limit - service) / GPUs, evaluated exactly
+ * for the jobs whose estimate lies within the margin of the earliest (the
+ * heap's entries up to that key, found without taking them out). */
+static double next_crossing(struct state *st, const struct sb_csim *s, double now)
+{
+	const struct sb_heap_item *top, *a = st->qx.a;
+	struct sb_heap_item it;
+	double wake = INFINITY, lim;
+	int ns = 0, n;
+
+	while ((top = sb_heap_peek(&st->qx)) && !live(top, st->qver))
+		sb_heap_pop(&st->qx, &it);
+	if (!top)
+		return INFINITY;
+	a = st->qx.a;
+	n = (int)st->qx.n;
+	lim = top->key + 2 * margin(top->key, now);
+	if (st->nstk < 64) {
+		st->nstk = 64;
+		st->stk = sb_xrealloc(st->stk, sizeof *st->stk * (size_t)st->nstk);
+	}
+	st->stk[ns++] = 0;
+	while (ns > 0) {
+		int i = st->stk[--ns];
+		if (a[i].key > lim)
+			continue;
+		if (ns + 2 > st->nstk) {
+			st->nstk *= 2;
+			st->stk = sb_xrealloc(st->stk, sizeof *st->stk * (size_t)st->nstk);
+		}
+		if (live(&a[i], st->qver)) {
+			int j = (int)(a[i].val & 0xffffffff), g = sb_cluster_sim_job(s, j)->gpus;
+			double svc = service(st, s, j);
+			int q = queue_of(st, svc);
+			if (q < st->nq - 1)
+				wake = sb_min(wake, now + (limits[q] - svc) / g);
+		}
+		if (2 * i + 1 < n)
+			st->stk[ns++] = 2 * i + 1;
+		if (2 * i + 2 < n)
+			st->stk[ns++] = 2 * i + 2;
+	}
+	return wake;
+}
+
 static void schedule_fast(struct state *st, struct sb_csim *s)
 {
 	int n, i;
 	const int *run;
-	double now = sb_cluster_sim_now(s), wake = INFINITY;
+	double now = sb_cluster_sim_now(s), wake;
 
 	if (st->rekey) {
-		/* a new Gittins table: every waiting job's index may change */
+		/* a new Gittins table: every job's index may change */
 		for (i = 0; i < st->wait.n; i++)
 			rank_job(st, s, st->wait.a[i]);
 		sb_cluster_jheap_heapify(&st->wait);
+		sb_heap_clear(&st->chg);
+		sb_heap_clear(&st->qx);
+		run = sb_cluster_sim_running(s, &n);
+		for (i = 0; i < n; i++) {
+			int j = run[i];
+			rank_job(st, s, j);
+			watch(st, s, j, now, service(st, s, j), 1);
+		}
+		sb_cluster_d2s_resort(&st->d2);
 		st->rekey = 0;
+	} else {
+		rerank_due(st, s, now);
 	}
-	run = sb_cluster_sim_running(s, &n);
-	for (i = 0; i < n; i++)
-		rank_job(st, s, run[i]);
-	st->nput = 0;
-	sb_cluster_d2_dispatch(s, &st->d2, job_before, st, &wait_ops, st, 0);
-	run = sb_cluster_sim_running(s, &n);
-	for (i = 0; i < n; i++)
-		wake = sb_min(wake, after(st, s, run[i], now));
-	for (i = 0; i < st->nput; i++)
-		wake = sb_min(wake, after(st, s, st->put[i], now));
+	sb_cluster_d2s_dispatch(s, &st->d2, job_before, st, &sb_cluster_jheap_pending, &st->wait);
+	for (i = 0; i < st->d2.nstopped; i++) {
+		st->cver[st->d2.stopped[i]]++;
+		st->qver[st->d2.stopped[i]]++;
+	}
+	for (i = 0; i < st->d2.nstarted; i++) {
+		int j = st->d2.started[i];
+		watch(st, s, j, now, service(st, s, j), 1);
+	}
+	wake = next_crossing(st, s, now);
 	if (wake > now && isfinite(wake))
 		sb_cluster_sim_wake(s, wake);
 }

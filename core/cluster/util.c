@@ -325,6 +325,212 @@ void sb_cluster_d2_dispatch(struct sb_csim *s, struct sb_cluster_d2 *d, sb_clust
 			pend->put(pctx, adm[i]);
 }
 
+/* ------------------------------------------------------------------ */
+/* D2 with the running jobs kept sorted (util.h)                       */
+/* ------------------------------------------------------------------ */
+
+void sb_cluster_d2s_init(struct sb_cluster_d2s *d, const struct sb_csim *s)
+{
+	int n = sb_cluster_sim_njobs(s), m = n > 0 ? n : 1, j;
+	memset(d, 0, sizeof *d);
+	d->run = SB_NEW(int, m);
+	d->pre = SB_NEW(int, m + 1);
+	d->g = SB_NEW(int, m);
+	d->mark = SB_NEW(unsigned char, m);
+	d->touched = SB_NEW(int, m);
+	d->adm = SB_NEW(int, m);
+	d->at = SB_NEW(int, m);
+	d->started = SB_NEW(int, m);
+	d->stopped = SB_NEW(int, m);
+	for (j = 0; j < n; j++)
+		d->g[j] = sb_cluster_sim_job(s, j)->gpus;
+}
+
+void sb_cluster_d2s_release(struct sb_cluster_d2s *d)
+{
+	sb_free(d->run);
+	sb_free(d->pre);
+	sb_free(d->g);
+	sb_free(d->mark);
+	sb_free(d->touched);
+	sb_free(d->adm);
+	sb_free(d->at);
+	sb_free(d->started);
+	sb_free(d->stopped);
+	memset(d, 0, sizeof *d);
+}
+
+void sb_cluster_d2s_moved(struct sb_cluster_d2s *d, int j)
+{
+	if (!d->mark[j])
+		d->touched[d->ntouched++] = j;
+	if (d->mark[j] != 2)
+		d->mark[j] = 1;
+}
+
+void sb_cluster_d2s_gone(struct sb_cluster_d2s *d, int j)
+{
+	if (!d->mark[j])
+		d->touched[d->ntouched++] = j;
+	d->mark[j] = 2;
+}
+
+void sb_cluster_d2s_resort(struct sb_cluster_d2s *d)
+{
+	d->all = 1;
+}
+
+/* First i in [lo, hi) with !before(run[i], h) (hi if none). */
+static int d2s_place(const int *run, int lo, int hi, int h, sb_cluster_before before,
+		     const void *bctx)
+{
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (before(bctx, run[mid], h))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The running list after the marks: gone jobs out, moved ones at their
+ * new places (or everything sorted afresh). */
+static void d2s_update(struct sb_cluster_d2s *d, sb_cluster_before before, const void *bctx)
+{
+	int i, k, w = 0;
+
+	if (!d->ntouched && !d->all)
+		return;
+	for (i = 0; i < d->nrun; i++) {
+		int j = d->run[i];
+		if (!d->mark[j] || (d->all && d->mark[j] == 1))
+			d->run[w++] = j;
+		else if (w < d->npre)
+			d->npre = w;    /* the prefix sums hold up to here */
+	}
+	if (d->all)
+		d->npre = 0;
+	if (d->all) {
+		run_before = before;
+		run_ctx = bctx;
+		qsort(d->run, (size_t)w, sizeof *d->run, cmp_before);
+	} else {
+		for (k = 0; k < d->ntouched; k++) {
+			int j = d->touched[k], p;
+			if (d->mark[j] != 1)
+				continue;
+			p = d2s_place(d->run, 0, w, j, before, bctx);
+			if (p < d->npre)
+				d->npre = p;
+			memmove(d->run + p + 1, d->run + p, sizeof(int) * (size_t)(w - p));
+			d->run[p] = j;
+			w++;
+		}
+	}
+	for (k = 0; k < d->ntouched; k++)
+		d->mark[d->touched[k]] = 0;
+	d->ntouched = 0;
+	d->all = 0;
+	d->nrun = w;
+}
+
+/* The GPUs of run[0..q): prefix sums kept across decisions up to the
+ * first place the list changed (npre), extended on demand. */
+static int d2s_pre(struct sb_cluster_d2s *d, int q)
+{
+	while (d->npre < q) {
+		d->pre[d->npre + 1] = d->pre[d->npre] + d->g[d->run[d->npre]];
+		d->npre++;
+	}
+	return d->pre[q];
+}
+
+void sb_cluster_d2s_dispatch(struct sb_csim *s, struct sb_cluster_d2s *d, sb_cluster_before before,
+			     const void *bctx, const struct sb_cluster_pending *pend, void *pctx)
+{
+	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
+	int N = cl->nserver * cl->gpus, n, i, k, p = 0, P = 0, a, na = 0, w, nrun, ns, lo;
+	int *run;
+
+	d2s_update(d, before, bctx);
+	run = d->run;
+	n = d->nrun;
+	sb_cluster_sim_running(s, &nrun);
+	SB_ASSERT(nrun == n);   /* every start and stop is known here */
+	/* the admitted prefix of the merged rank: the running jobs ranked
+	 * before the pending head h are run[p..q) */
+	for (;;) {
+		int h = pend->head(pctx), q = h < 0 ? n : d2s_place(run, p, n, h, before, bctx);
+		/* every running job fits: their GPUs are the busy ones */
+		int rq = q == n ? N - sb_cluster_sim_free(s) : d2s_pre(d, q);
+		if (rq + P > N) {
+			/* the cut is the first running job in [p, q) that does
+			 * not fit (pre[p] + P <= N holds) */
+			int hi = q - 1;
+			d2s_pre(d, q);
+			lo = p;
+			while (lo < hi) {
+				int mid = lo + (hi - lo) / 2;
+				if (d->pre[mid + 1] + P > N)
+					hi = mid;
+				else
+					lo = mid + 1;
+			}
+			a = lo;
+			break;
+		}
+		if (h < 0) {
+			a = n;
+			break;
+		}
+		if (rq + P + d->g[h] > N) {
+			a = q;
+			break;
+		}
+		P += d->g[h];
+		d->adm[na] = h;
+		d->at[na++] = q;
+		pend->take(pctx);
+		p = q;
+	}
+	/* preemptions in rank order, then starts in rank order */
+	d->nstopped = 0;
+	for (i = a; i < n; i++) {
+		sb_cluster_sim_preempt(s, run[i]);
+		d->stopped[d->nstopped++] = run[i];
+	}
+	d->nstarted = 0;
+	for (k = 0; k < na; k++)
+		if (sb_cluster_sim_start(s, d->adm[k]) == 0)
+			d->started[d->nstarted++] = d->adm[k];
+		else
+			d->at[k] = -1;
+	/* the rank of the next decision: run[0..a) with the started jobs
+	 * merged in at their places, in place from the back */
+	if (a < d->npre)
+		d->npre = a;
+	ns = d->nstarted;
+	w = a + ns;
+	i = a;
+	for (k = na - 1; k >= 0 && ns > 0; k--) {
+		if (d->at[k] < 0)
+			continue;
+		while (i > d->at[k])
+			run[--w] = run[--i];
+		run[--w] = d->adm[k];
+		ns--;
+		if (d->at[k] < d->npre)
+			d->npre = d->at[k];
+	}
+	d->nrun = a + d->nstarted;
+	for (i = 0; i < d->nstopped; i++)
+		pend->put(pctx, d->stopped[i]);
+	for (k = 0; k < na; k++)
+		if (d->at[k] < 0)
+			pend->put(pctx, d->adm[k]);
+}
+
 void sb_cluster_jheap_init(struct sb_cluster_jheap *h, sb_cluster_before before, const void *ctx)
 {
 	memset(h, 0, sizeof *h);

@@ -117,6 +117,47 @@ void sb_cluster_d2_dispatch(struct sb_csim *s, struct sb_cluster_d2 *d, sb_clust
 			    const void *bctx, const struct sb_cluster_pending *pend, void *pctx,
 			    double qmin);
 
+/*
+ * D2 for policies whose running jobs also keep their rank while they run,
+ * except at instants the policy knows (issue #11 item 7: Tiresias' rank of
+ * a running job changes only when its service crosses a queue threshold or
+ * an entry of the Gittins table). The running jobs stay sorted across
+ * decisions; the policy names the running jobs whose key it changed
+ * (sb_cluster_d2s_moved), those that finished (sb_cluster_d2s_gone), or
+ * asks for a full re-sort (sb_cluster_d2s_resort). The admitted prefix of
+ * the merged rank is found with binary searches on prefix sums of the
+ * running jobs' GPUs, and the started jobs are merged in at the positions
+ * those searches found. A decision costs a few passes over int arrays and
+ * a search per moved or admitted job, instead of a comparison per running
+ * job. The actions and their order are those of sb_cluster_d2_dispatch
+ * with qmin = 0 (every running job outside the admitted prefix is
+ * preempted); tests/cluster/test_sim.c (cluster_fast) compares them.
+ */
+struct sb_cluster_d2s {
+	int *run, nrun;            /* running jobs, in rank order */
+	int *pre, npre;            /* prefix sums of the GPUs of run[]: pre[0..npre] hold */
+	int *g;                    /* GPUs of each job */
+	unsigned char *mark;       /* 1: moved, 2: gone */
+	int *touched, ntouched;    /* marked jobs */
+	int *adm, *at;             /* admitted pending jobs, their places in run[] */
+	int all;                   /* re-sort every running job */
+	/* out: the jobs the last decision started and preempted, in order */
+	int *started, nstarted;
+	int *stopped, nstopped;
+};
+
+void sb_cluster_d2s_init(struct sb_cluster_d2s *d, const struct sb_csim *s);
+void sb_cluster_d2s_release(struct sb_cluster_d2s *d);
+/* Running job j has a new key (before the next dispatch). */
+void sb_cluster_d2s_moved(struct sb_cluster_d2s *d, int j);
+/* Running job j finished (on_finish). */
+void sb_cluster_d2s_gone(struct sb_cluster_d2s *d, int j);
+/* Every running job may have a new key. */
+void sb_cluster_d2s_resort(struct sb_cluster_d2s *d);
+/* One D2 decision with qmin = 0. */
+void sb_cluster_d2s_dispatch(struct sb_csim *s, struct sb_cluster_d2s *d, sb_cluster_before before,
+			     const void *bctx, const struct sb_cluster_pending *pend, void *pctx);
+
 /* A binary heap of jobs in before() order (a strict total order, so the
  * pops come in exactly the order a sort gives). */
 struct sb_cluster_jheap {

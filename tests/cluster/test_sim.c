@@ -674,6 +674,11 @@ static void same(const struct sb_cluster_result *a, const struct sb_cluster_resu
  * options of `set`, at loads from load0 up. Two clusters (sim128 with its
  * restart overhead, testbed without). Returns the preemptions seen, so
  * that the instances are known to exercise the preemptive path. */
+/* Nonzero: compare_load gives each job set a history of GPU-seconds (the
+ * distribution tiresias-gittins reads instead of learning one): log-uniform
+ * from 1 to 10^6 GPU-s, so that a running job crosses many of its sizes. */
+static int with_history;
+
 static int compare_load(const char *name, const struct sb_cluster_policy *ref, const char *set,
 			double load0)
 {
@@ -694,6 +699,13 @@ static int compare_load(const char *name, const struct sb_cluster_policy *ref, c
 			struct sb_jobset js;
 			struct sb_cluster_result rf, rp;
 			small_w1(&js, &c, ci ? 150 : 300, load0 + 0.2 * inst, 40 + inst + 10 * ci);
+			if (with_history) {
+				struct sb_rng hr = sb_rng_stream(77, inst, ci, SB_RNG_INSTANCE);
+				js.nhist = 2000;
+				js.hist = SB_NEW(double, js.nhist);
+				for (k = 0; k < js.nhist; k++)
+					js.hist[k] = pow(10, 6 * sb_rng_uniform(&hr));
+			}
 			sb_cluster_dispatch_plain = 0;
 			simulate(&c, &js, fast, set, &rf);
 			sb_cluster_dispatch_plain = ref == NULL;
@@ -757,6 +769,24 @@ Test(cluster_fast, tiresias_gittins)
 {
 	cr_expect(compare("tiresias-gittins", NULL) > 0, "instances with preemptions");
 	cr_expect(compare_set("tiresias-gittins", NULL, "delta=500") > 0,
+		  "instances with preemptions");
+}
+
+/* The fast path re-ranks a running job only when its service reaches the
+ * next queue threshold or table size, and computes the wake-up exactly for
+ * the jobs near the earliest crossing: a dense history table (many rank
+ * changes per run), overload (long queues, preemptions at most decisions),
+ * four queues. */
+Test(cluster_fast, tiresias_gittins_history_overload)
+{
+	with_history = 1;
+	cr_expect(compare("tiresias-gittins", NULL) > 0, "instances with preemptions");
+	cr_expect(compare_load("tiresias-gittins", NULL, "queues=4,delta=100", 1.2) > 0,
+		  "instances with preemptions");
+	with_history = 0;
+	cr_expect(compare_load("tiresias-gittins", NULL, "queues=2", 1.2) > 0,
+		  "instances with preemptions");
+	cr_expect(compare_load("tiresias", NULL, "queues=4", 1.2) > 0,
 		  "instances with preemptions");
 }
 
