@@ -106,14 +106,14 @@ Test(alloc_bound, gadget_pattern_form_equals_compact_form)
 			int u = k % 3;
 			small(&in, SB_ALLOC_RAR, u, size[z][0], size[z][1], size[z][2], size[z][3],
 			      size[z][4], 7000 + 100 * z + k);
-			cr_assert_eq(sb_alloc_gadget_bound(&in, 0, 3000, SB_ALLOC_FORM_PATTERN, &pat,
+			cr_assert_eq(sb_alloc_gadget_bound(&in, 0, 3000, SB_ALLOC_FORM_PATTERN, NULL, &pat,
 							   &err), 0, "%s", err.msg);
 			cr_assert_eq(sb_alloc_gadget_bound(&in, 0, z ? 200 : 20000,
-							   SB_ALLOC_FORM_COMPACT, &cmp, &err), 0,
+							   SB_ALLOC_FORM_COMPACT, NULL, &cmp, &err), 0,
 				     "%s", err.msg);
-			cr_assert_eq(sb_alloc_gadget_bound(&in, 1, 0, SB_ALLOC_FORM_PATTERN, &plp,
+			cr_assert_eq(sb_alloc_gadget_bound(&in, 1, 0, SB_ALLOC_FORM_PATTERN, NULL, &plp,
 							   &err), 0, "%s", err.msg);
-			cr_assert_eq(sb_alloc_gadget_bound(&in, 1, 0, SB_ALLOC_FORM_COMPACT, &clp,
+			cr_assert_eq(sb_alloc_gadget_bound(&in, 1, 0, SB_ALLOC_FORM_COMPACT, NULL, &clp,
 							   &err), 0, "%s", err.msg);
 			cr_assert(pat.has_incumbent && cmp.has_incumbent);
 			cr_assert_leq(pat.incumbent, cmp.bound + TOL * (1 + fabs(cmp.bound)),
@@ -136,6 +136,59 @@ Test(alloc_bound, gadget_pattern_form_equals_compact_form)
 			sb_alloc_inst_release(&in);
 		}
 	cr_assert_geq(both, 20, "only %d instances proven optimal in both forms", both);
+}
+
+/* The start schedule (sb_alloc_best_run) handed to the configuration ILP
+ * changes what the search finds first, never the model: on seeded small
+ * instances, loose (every job can finish: the start reaches the LP bound
+ * and is proven optimal at the root) and capacity-bound, in both forms,
+ * GLPK takes the start, its incumbent is at least the start's utility, and
+ * wherever the search is proven optimal with and without the start the
+ * optima are equal. */
+Test(alloc_bound, gadget_start_keeps_the_optimum)
+{
+	int z, k, form, both = 0, root = 0;
+	for (z = 0; z < 2; z++)
+		for (k = 0; k < 24; k++)
+			for (form = SB_ALLOC_FORM_COMPACT; form <= SB_ALLOC_FORM_PATTERN; form++) {
+				struct sb_alloc_inst in;
+				struct sb_alloc_bound with, without;
+				struct sb_alloc_result r;
+				struct sb_err err;
+				const char *name;
+				int u = k % 3;
+				long nodes = form == SB_ALLOC_FORM_PATTERN ? 1000 : 300;
+				sb_test_alloc_small(&in, SB_ALLOC_RAR, u, 3, 2, 4, 4, 4, z ? 4 : 0,
+						    8000 + 100 * z + k);
+				cr_assert_eq(sb_alloc_best_run(&in, 5, &r, &name, &err), 0, "%s",
+					     err.msg);
+				cr_assert_eq(sb_alloc_gadget_bound(&in, 0, nodes, form, &r, &with,
+								   &err), 0, "%s", err.msg);
+				cr_assert_eq(sb_alloc_gadget_bound(&in, 0, nodes, form, NULL,
+								   &without, &err), 0, "%s", err.msg);
+				cr_assert(with.start_used, "%s seed %d form %d: start from %s not taken",
+					  sb_alloc_util_name(u), k, form, name);
+				cr_assert(!without.start_used);
+				cr_assert(with.has_incumbent);
+				cr_assert_geq(with.incumbent, r.utility - TOL * (1 + fabs(r.utility)),
+					      "incumbent %.9g below the start's %.9g", with.incumbent,
+					      r.utility);
+				cr_assert_leq(with.incumbent, without.bound + TOL * (1 + fabs(without.bound)));
+				cr_assert_leq(without.incumbent, with.bound + TOL * (1 + fabs(with.bound)));
+				if (with.optimal && without.optimal) {
+					cr_assert_float_eq(with.bound, without.bound,
+							   TOL * (1 + fabs(without.bound)),
+							   "%s seed %d form %d: optima %.9g and %.9g",
+							   sb_alloc_util_name(u), k, form, with.bound,
+							   without.bound);
+					both++;
+				}
+				root += with.optimal && with.nodes <= 1;
+				sb_alloc_result_release(&r);
+				sb_alloc_inst_release(&in);
+			}
+	cr_assert_geq(both, 40, "only %d of 96 proven optimal with and without the start", both);
+	cr_assert_geq(root, 20, "only %d of 96 starts proven optimal at the root", root);
 }
 
 Test(alloc_bound, heuristics_above_pslocality_ilp_above_lp)
