@@ -449,6 +449,7 @@ void sb_alloc_psmodel_build(const struct sb_alloc_inst *in, const double *need, 
 	m->H = H;
 	m->T = T;
 	m->t0 = t0;
+	m->force = force;
 	m->lp = lp = sb_lp_new("pslocality", 1);
 	m->y = SB_NEW(int, nv + 1);
 	m->wl = SB_NEW(int, nv + 1);
@@ -597,6 +598,59 @@ int sb_alloc_psmodel_solve(struct sb_alloc_psmodel *m, int relax, struct sb_lp_r
 			   struct sb_err *err)
 {
 	return sb_lp_solve(m->lp, relax, TIME_SAFETY_S, 0, res, err);
+}
+
+int sb_alloc_psmodel_lp_sym(const struct sb_alloc_inst *in, const struct sb_alloc_psmodel *m,
+			    struct sb_lp_result *res, struct sb_err *err)
+{
+	struct sb_alloc_inst one = *in;
+	struct sb_alloc_psmodel m1;
+	double cap1[1][SB_ALLOC_NRES];
+	int H = in->nserver, i, h, t, r, rc;
+
+	memset(res, 0, sizeof *res);
+	for (h = 1; h < H; h++)
+		for (r = 0; r < SB_ALLOC_NRES; r++)
+			if (in->cap[h][r] != in->cap[0][r])
+				return sb_err_set(err, SB_EXIT_INPUT, "pslocality lp: servers 0 and %d "
+						  "differ in resource %d: no symmetric form", h, r);
+	for (r = 0; r < SB_ALLOC_NRES; r++)
+		cap1[0][r] = H * in->cap[0][r];
+	one.nserver = 1;
+	one.cap = cap1;
+	sb_alloc_psmodel_build(&one, m->need, m->t0, m->T, m->force, &m1);
+	if ((rc = sb_alloc_psmodel_solve(&m1, 1, res, err)))
+		goto out;
+	if (res->x) {
+		double *x = SB_NEW(double, sb_lp_ncols(m->lp) + 1);
+#define MAP(arr)                                                                           \
+	do {                                                                               \
+		size_t k1 = (size_t)i * m->T + t, k = ((size_t)i * H + h) * m->T + t;      \
+		if (m->arr[k] >= 0)                                                        \
+			x[m->arr[k]] = res->x[m1.arr[k1]] / H;                              \
+	} while (0)
+		for (i = 0; i < m->J; i++)
+			for (t = 0; t < m->T; t++) {
+				if (m->z[i * m->T + t] < 0)
+					continue;
+				x[m->z[i * m->T + t]] = res->x[m1.z[i * m->T + t]];
+				x[m->f[i * m->T + t]] = res->x[m1.f[i * m->T + t]];
+				for (h = 0; h < H; h++) {
+					MAP(y);
+					MAP(wl);
+					MAP(pl);
+					MAP(wd);
+					MAP(pd);
+				}
+			}
+#undef MAP
+		sb_free(res->x);
+		res->x = x;
+		res->ncols = sb_lp_ncols(m->lp);
+	}
+out:
+	sb_alloc_psmodel_release(&m1);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */

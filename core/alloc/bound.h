@@ -88,6 +88,7 @@ struct sb_alloc_psmodel {
 	double *rho_l, *rho_d;        /* per-worker progress per slot */
 	double *need;                 /* work each job must still do */
 	double constant;              /* added to the LP objective: flow slots */
+	int force;                    /* as built (see below) */
 };
 /* Build it for the jobs of in with remaining work need[] (NULL: targets)
  * from slot t0 (jobs arriving later keep their arrival). force = 1 makes
@@ -99,6 +100,16 @@ void sb_alloc_psmodel_release(struct sb_alloc_psmodel *m);
 /* Solve with the family's limits (relax = 1: LP). */
 int sb_alloc_psmodel_solve(struct sb_alloc_psmodel *m, int relax, struct sb_lp_result *res,
 			   struct sb_err *err);
+/* The LP relaxation of m (built for in) solved through its server symmetry
+ * when in's servers are identical: the same model on one server of H times
+ * the capacity has the same LP optimum (every row is a sum over servers, or
+ * per server and implied for the sum; an optimum averaged over the H!
+ * server permutations is symmetric), and its solution divided by H on
+ * every server is an optimum of m's LP. H times fewer columns; res is as
+ * from sb_alloc_psmodel_solve(m, 1, ...) with x in m's columns.
+ * SB_EXIT_INPUT when the servers differ. */
+int sb_alloc_psmodel_lp_sym(const struct sb_alloc_inst *in, const struct sb_alloc_psmodel *m,
+			    struct sb_lp_result *res, struct sb_err *err);
 
 /* A multiple-choice multi-dimensional knapsack (smd.md §2, one SMD round):
  * item i picks exactly one of its configurations off[i] .. off[i+1]-1 (the

@@ -215,6 +215,66 @@ Test(alloc_bound, heuristics_above_pslocality_ilp_above_lp)
 	cr_assert_geq(optimal, total * 9 / 10, "only %d of %d ILPs proven optimal", optimal, total);
 }
 
+/* The PS-locality LP through its server symmetry (identical servers) has
+ * the direct LP's optimum, and its solution mapped back is feasible in the
+ * full model. */
+Test(alloc_bound, pslocality_lp_symmetric_form)
+{
+	int k;
+	for (k = 0; k < 20; k++) {
+		struct sb_alloc_inst in;
+		struct sb_alloc_psmodel m;
+		struct sb_lp_result a, b;
+		struct sb_err err;
+		int h, t, r, i;
+		small(&in, SB_ALLOC_PS, SB_ALLOC_JCT, 3 + k % 4, 2 + k % 3, 8, 8, 4, 6000 + k);
+		sb_alloc_psmodel_build(&in, NULL, 0, in.nslot, k % 2, &m);
+		cr_assert_eq(sb_alloc_psmodel_solve(&m, 1, &a, &err), 0, "%s", err.msg);
+		cr_assert_eq(sb_alloc_psmodel_lp_sym(&in, &m, &b, &err), 0, "%s", err.msg);
+		cr_assert_eq(a.status, SB_LP_OPTIMAL);
+		cr_assert_eq(b.status, SB_LP_OPTIMAL);
+		cr_assert_float_eq(a.obj, b.obj, 1e-6 * (1 + fabs(a.obj)), "seed %d: %.9g vs %.9g",
+				   k, a.obj, b.obj);
+		/* the mapped solution keeps every server's packing rows and every
+		 * job's covering rows of the full model */
+		for (h = 0; h < m.H; h++)
+			for (t = 0; t < m.T; t++)
+				for (r = 0; r < SB_ALLOC_NRES; r++) {
+					double load = 0;
+					for (i = 0; i < m.J; i++) {
+						size_t x = ((size_t)i * m.H + h) * m.T + t;
+						const struct sb_alloc_job *jb = &in.job[i];
+						if (m.y[x] < 0)
+							continue;
+						load += jb->wdem[r] * (b.x[m.wl[x]] + b.x[m.wd[x]]) +
+							jb->pdem[r] * (b.x[m.pl[x]] + b.x[m.pd[x]]);
+					}
+					cr_assert_leq(load, in.cap[h][r] + 1e-6, "seed %d: server %d "
+						      "slot %d over capacity", k, h, t);
+				}
+		for (i = 0; i < m.J; i++)
+			for (t = 0; t < m.T; t++) {
+				double done = 0;
+				int u;
+				if (m.f[i * m.T + t] < 0)
+					continue;
+				for (u = 0; u <= t; u++)
+					for (h = 0; h < m.H; h++) {
+						size_t x = ((size_t)i * m.H + h) * m.T + u;
+						if (m.y[x] >= 0)
+							done += m.rho_l[i] * b.x[m.wl[x]] +
+								m.rho_d[i] * b.x[m.wd[x]];
+					}
+				cr_assert_geq(done, m.need[i] * b.x[m.f[i * m.T + t]] - 1e-6 * m.need[i],
+					      "seed %d: job %d short at slot %d", k, i, t);
+			}
+		sb_lp_result_release(&a);
+		sb_lp_result_release(&b);
+		sb_alloc_psmodel_release(&m);
+		sb_alloc_inst_release(&in);
+	}
+}
+
 Test(alloc_bound, smd_round_above_mmkp_ilp_above_lp)
 {
 	int z, k;
