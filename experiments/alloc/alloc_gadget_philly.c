@@ -36,10 +36,10 @@ static const struct sb_col cols[] = {
 	{ "rep", SB_COL_INT, "" },
 	{ "policy", SB_COL_STR, "" },
 	{ "jobs", SB_COL_INT, "" },
-	{ "slots", SB_COL_INT, "" },
 	{ "utility", SB_COL_DBL, "utility units" },
 	{ "shortfall", SB_COL_DBL, "utility units" },
 	{ "unfinished", SB_COL_INT, "" },
+	{ "jct_mean", SB_COL_DBL, "s" },
 	{ NULL, 0, NULL },
 };
 
@@ -112,46 +112,17 @@ static void instance(const struct sb_exp_ctx *c, int util, double speedup, int k
 	in->nslot = last + 1 + (int)sb_opts_get(&c->opts, "tail");
 }
 
-struct emit {
-	struct sb_table *out;
-	int util, rep;
-	double speedup;
-};
-
-static void emit(void *arg, const char *policy, const struct sb_alloc_inst *in,
-		 const struct sb_alloc_result *r, double seconds)
-{
-	struct emit *e = arg;
-	size_t row = sb_table_add(e->out);
-	(void)seconds;
-	sb_table_set_str(e->out, row, "util", sb_alloc_util_name(e->util));
-	sb_table_set_dbl(e->out, row, "speedup", e->speedup);
-	sb_table_set_int(e->out, row, "rep", e->rep);
-	sb_table_set_str(e->out, row, "policy", policy);
-	sb_table_set_int(e->out, row, "jobs", in->njob);
-	sb_table_set_int(e->out, row, "slots", in->nslot);
-	sb_table_set_dbl(e->out, row, "utility", r->utility);
-	sb_table_set_int(e->out, row, "unfinished", r->unfinished);
-}
-
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
 	int reps = (int)sb_opts_get(&c->opts, "reps"), ns = (int)sb_opts_get(&c->opts, "speedups");
-	int rep = point % reps, si = point / reps % ns, util = point / reps / ns, rc, col;
-	struct emit e = { out, util, rep, ldexp(4, si) };
+	int rep = point % reps, si = point / reps % ns, util = point / reps / ns, rc;
+	double speedup = ldexp(4, si);
 	struct sb_alloc_inst in;
-	double best = -INFINITY;
-	size_t first = out->nrow, k;
 
 	(void)timing;
-	instance(c, util, e.speedup, si * reps + rep, rep, &in);
-	rc = sb_alloc_exp_each(c, point, &in, sb_alloc_exp_gadget_set, emit, &e, err);
-	col = sb_table_col(out, "utility");
-	for (k = first; k < out->nrow; k++)
-		best = fmax(best, sb_table_get_dbl(out, k, col));
-	for (k = first; k < out->nrow; k++)
-		sb_table_set_dbl(out, k, "shortfall", best - sb_table_get_dbl(out, k, col));
+	instance(c, util, speedup, si * reps + rep, rep, &in);
+	rc = sb_alloc_exp_gadget_rows(c, point, &in, out, util, rep, "speedup", speedup, err);
 	sb_alloc_inst_release(&in);
 	return rc;
 }

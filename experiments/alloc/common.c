@@ -67,6 +67,46 @@ int sb_alloc_exp_each(const struct sb_exp_ctx *c, int point, const struct sb_all
 	return rc;
 }
 
+struct gadget_rows {
+	struct sb_table *out;
+	int util, rep;
+	const char *xcol;
+	double x;
+};
+
+static void gadget_row(void *arg, const char *policy, const struct sb_alloc_inst *in,
+		       const struct sb_alloc_result *r, double seconds)
+{
+	struct gadget_rows *e = arg;
+	size_t row = sb_table_add(e->out);
+	(void)seconds;
+	sb_table_set_str(e->out, row, "util", sb_alloc_util_name(e->util));
+	sb_table_set_dbl(e->out, row, e->xcol, e->x);
+	sb_table_set_int(e->out, row, "rep", e->rep);
+	sb_table_set_str(e->out, row, "policy", policy);
+	sb_table_set_int(e->out, row, "jobs", in->njob);
+	sb_table_set_dbl(e->out, row, "utility", r->utility);
+	sb_table_set_int(e->out, row, "unfinished", r->unfinished);
+	sb_table_set_dbl(e->out, row, "jct_mean", r->jct_mean);
+}
+
+int sb_alloc_exp_gadget_rows(const struct sb_exp_ctx *c, int point, const struct sb_alloc_inst *in,
+			     struct sb_table *out, int util, int rep, const char *xcol, double x,
+			     struct sb_err *err)
+{
+	struct gadget_rows e = { out, util, rep, xcol, x };
+	double best = -INFINITY;
+	size_t first = out->nrow, k;
+	int rc = sb_alloc_exp_each(c, point, in, sb_alloc_exp_gadget_set, gadget_row, &e, err);
+	int col = sb_table_col(out, "utility");
+
+	for (k = first; k < out->nrow; k++)
+		best = fmax(best, sb_table_get_dbl(out, k, col));
+	for (k = first; k < out->nrow; k++)
+		sb_table_set_dbl(out, k, "shortfall", best - sb_table_get_dbl(out, k, col));
+	return rc;
+}
+
 int sb_alloc_exp_rar_setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
 	(void)err;

@@ -44,6 +44,14 @@ int sb_alloc_exp_each(const struct sb_exp_ctx *c, int point, const struct sb_all
 		      const char *const *set, sb_alloc_exp_emit *emit, void *arg,
 		      struct sb_err *err);
 
+/* gadget.md §7's series on in, one row each (gadget-F1 and F1p): util,
+ * the column xcol = x (the load axis), rep, policy, jobs, utility,
+ * unfinished, jct_mean, and shortfall = the best utility of these rows
+ * minus its own (0 for the best). */
+int sb_alloc_exp_gadget_rows(const struct sb_exp_ctx *c, int point, const struct sb_alloc_inst *in,
+			     struct sb_table *out, int util, int rep, const char *xcol, double x,
+			     struct sb_err *err);
+
 /* The parameters and point layout the GADGET figures F2-F4 share: one
  * instance per (rep), run under EXC, ENE and FAIR in turn (point = util x
  * reps + rep, the instance keyed by rep alone: the same jobs for the three
