@@ -86,8 +86,8 @@ static int kmax_of(const struct sb_alloc_inst *in, int j)
 	return k < g ? k : (int)g;
 }
 
-void sb_alloc_bound_utility_rows(struct sb_lp *lp, const struct sb_alloc_inst *in, int j,
-				 int P)
+int sb_alloc_bound_utility_rows(struct sb_lp *lp, const struct sb_alloc_inst *in, int j,
+				int P)
 {
 	const struct sb_alloc_job *jb = &in->job[j];
 	char nm[64];
@@ -113,11 +113,101 @@ void sb_alloc_bound_utility_rows(struct sb_lp *lp, const struct sb_alloc_inst *i
 		sb_lp_add_row(lp, "a5", -SB_LP_INF, 0, 2, c, v);
 		sb_lp_add_row(lp, "a5cap", -SB_LP_INF, jb->weight, 1, c, v);
 	}
+	return th;
+}
+
+double sb_alloc_bound_theta(const struct sb_alloc_inst *in, int j, double P)
+{
+	const struct sb_alloc_job *jb = &in->job[j];
+	double th;
+	int l;
+
+	if (in->util != SB_ALLOC_FAIR)
+		return sb_min(jb->weight * P / jb->target, jb->weight);
+	th = log(in->eps + 1);
+	for (l = 0; l < FAIR_TANGENTS; l++) {
+		double x0 = (double)l / (FAIR_TANGENTS - 1), slope = 1 / (in->eps + x0);
+		th = sb_min(th, log(in->eps + x0) + slope * (P / jb->target - x0));
+	}
+	return th;
+}
+
+/* ------------------------------------------------------------------ */
+/* A start schedule for the search                                    */
+/* ------------------------------------------------------------------ */
+
+void sb_alloc_start_init(struct sb_alloc_start *st, const struct sb_alloc_inst *in,
+			 const struct sb_alloc_result *r)
+{
+	int J = in->njob, S = in->nserver, t, g;
+	size_t n = (size_t)in->nslot * J;
+
+	st->k = SB_NEW(int, n + 1);
+	st->on = SB_NEW(int, n + 1);
+	st->w = SB_NEW(int, n * S + 1);
+	for (t = 0; t < r->nslot && t < in->nslot; t++)
+		for (g = r->slot_off[t]; g < r->slot_off[t + 1]; g++) {
+			const struct sb_alloc_grant *gr = &r->grant[g];
+			size_t i = (size_t)t * J + gr->job;
+			if (gr->workers <= 0)
+				continue;
+			/* on = server + 1 while one server holds them all */
+			st->on[i] = st->k[i] == 0 ? gr->server + 1 :
+				    st->on[i] == gr->server + 1 ? st->on[i] : 0;
+			st->k[i] += gr->workers;
+			st->w[i * S + gr->server] += gr->workers;
+		}
+	for (n = 0; n < (size_t)in->nslot * J; n++)
+		st->on[n] -= 1;
+}
+
+void sb_alloc_start_release(struct sb_alloc_start *st)
+{
+	sb_free(st->k);
+	sb_free(st->on);
+	sb_free(st->w);
+	memset(st, 0, sizeof *st);
+}
+
+void sb_alloc_colval(struct sb_alloc_colvals *cv, int col, double v)
+{
+	if (col >= cv->cap) {
+		int c = cv->cap ? cv->cap : 256;
+		while (c <= col)
+			c *= 2;
+		cv->x = sb_xrealloc(cv->x, sizeof(double) * (size_t)c);
+		memset(cv->x + cv->cap, 0, sizeof(double) * (size_t)(c - cv->cap));
+		cv->cap = c;
+	}
+	cv->x[col] = v;
+	if (col >= cv->n)
+		cv->n = col + 1;
+}
+
+int sb_alloc_bound_solve_from(struct sb_lp *lp, const char *model, int relax, int maximize,
+			      struct sb_alloc_colvals *cv, struct sb_alloc_bound *b,
+			      struct sb_err *err)
+{
+	int rc;
+
+	if (cv && !relax) {
+		int n = sb_lp_ncols(lp);
+		SB_ASSERT(cv->n <= n);
+		if (n > 0)
+			sb_alloc_colval(cv, n - 1, cv->n == n ? cv->x[n - 1] : 0);
+		sb_lp_set_incumbent(lp, cv->x);
+	}
+	rc = sb_alloc_bound_finish(lp, model, relax, maximize, 0, b, err);
+	if (!rc)
+		b->start_used = cv && !relax && !sb_lp_warning(lp);
+	return rc;
 }
 
 static int gadget_compact(const struct sb_alloc_inst *in, int relax, long nodes,
-			  struct sb_alloc_bound *b, struct sb_err *err)
+			  const struct sb_alloc_start *st, struct sb_alloc_bound *b,
+			  struct sb_err *err)
 {
+	struct sb_alloc_colvals cv = { 0 };
 	int J = in->njob, S = in->nserver, T = in->nslot, j, s, t, k, rc;
 	struct sb_lp *lp = sb_lp_new("gadget-config", 0);
 	/* per (s, t) capacity row terms, gathered as columns are made */
@@ -152,8 +242,8 @@ static int gadget_compact(const struct sb_alloc_inst *in, int relax, long nodes,
 		double *vals = SB_NEW(double, (size_t)nmax * (T + 1) + 8);
 		for (j = 0; j < J; j++) {
 			const struct sb_alloc_job *jb = &in->job[j];
-			int K = kmax_of(in, j), np = 0, P;
-			double pin[SB_ALLOC_MAXK + 1], pout[SB_ALLOC_MAXK + 1];
+			int K = kmax_of(in, j), np = 0, P, th;
+			double pin[SB_ALLOC_MAXK + 1], pout[SB_ALLOC_MAXK + 1], prog = 0;
 			int *pcols = SB_NEW(int, (size_t)(S * K + K) * T + 2);
 			double *pvals = SB_NEW(double, (size_t)(S * K + K) * T + 2);
 			for (k = 1; k <= K; k++) {
@@ -163,12 +253,17 @@ static int gadget_compact(const struct sb_alloc_inst *in, int relax, long nodes,
 			for (t = jb->arrival; t < T; t++) {
 				int n = 0, n2 = 0, ucol;
 				int *c2 = cols + nmax; double *v2 = vals + nmax;
+				/* the start's layout of j in t: sk workers, on server son
+				 * (-1: spread) */
+				int sk = st ? st->k[t * J + j] : 0, son = st ? st->on[t * J + j] : -1;
 				/* (A1) one configuration; (A2) spread GPUs = k of v */
 				for (s = 0; s < S; s++)
 					for (k = 1; k <= K && k <= in->cap[s][0]; k++) {
 						snprintf(nm, sizeof nm, "u_%d_%d_%d_%d", j, s, k, t);
 						ucol = sb_lp_add_col(lp, nm, SB_LP_BIN, 0, 1,
 								     in->util == SB_ALLOC_ENE ? -in->eta * k : 0);
+						if (sk == k && son == s)
+							sb_alloc_colval(&cv, ucol, 1);
 						cols[n] = ucol; vals[n++] = 1;
 						CAP_PUSH(s * T + t, ucol, k);
 						pcols[np] = ucol; pvals[np++] = -pin[k];
@@ -177,6 +272,8 @@ static int gadget_compact(const struct sb_alloc_inst *in, int relax, long nodes,
 					snprintf(nm, sizeof nm, "v_%d_%d_%d", j, k, t);
 					ucol = sb_lp_add_col(lp, nm, SB_LP_BIN, 0, 1,
 							     in->util == SB_ALLOC_ENE ? -in->eta * k : 0);
+					if (sk == k && son < 0)
+						sb_alloc_colval(&cv, ucol, 1);
 					cols[n] = ucol; vals[n++] = 1;
 					c2[n2] = ucol; v2[n2++] = -k;
 					pcols[np] = ucol; pvals[np++] = -pout[k];
@@ -186,6 +283,9 @@ static int gadget_compact(const struct sb_alloc_inst *in, int relax, long nodes,
 						double hi = sb_min(in->cap[s][0], K - 1);
 						snprintf(nm, sizeof nm, "x_%d_%d_%d", j, s, t);
 						ucol = sb_lp_add_col(lp, nm, SB_LP_INT, 0, hi, 0);
+						if (sk && son < 0)
+							sb_alloc_colval(&cv, ucol,
+									st->w[((size_t)t * J + j) * S + s]);
 						c2[n2] = ucol; v2[n2++] = 1;
 						CAP_PUSH(s * T + t, ucol, 1);
 					}
@@ -200,10 +300,18 @@ static int gadget_compact(const struct sb_alloc_inst *in, int relax, long nodes,
 			/* (A4) P_j = progress; (A5) theta_j under the utility's pieces */
 			snprintf(nm, sizeof nm, "P_%d", j);
 			P = sb_lp_add_col(lp, nm, SB_LP_CONT, 0, SB_LP_INF, 0);
+			if (st) {
+				int i;
+				for (i = 0; i < np; i++)
+					prog -= pvals[i] * (pcols[i] < cv.n ? cv.x[pcols[i]] : 0);
+				sb_alloc_colval(&cv, P, prog);
+			}
 			pcols[np] = P; pvals[np++] = 1;
 			snprintf(nm, sizeof nm, "a4_%d", j);
 			sb_lp_add_row(lp, nm, 0, 0, np, pcols, pvals);
-			sb_alloc_bound_utility_rows(lp, in, j, P);
+			th = sb_alloc_bound_utility_rows(lp, in, j, P);
+			if (st)
+				sb_alloc_colval(&cv, th, sb_alloc_bound_theta(in, j, prog));
 			sb_free(pcols);
 			sb_free(pvals);
 		}
@@ -229,14 +337,17 @@ static int gadget_compact(const struct sb_alloc_inst *in, int relax, long nodes,
 	sb_free(cap_n);
 	sb_free(cap_cap);
 	sb_alloc_bound_limits(lp, nodes);
-	rc = sb_alloc_bound_finish(lp, "gadget-config", relax, 1, 0, b, err);
+	rc = sb_alloc_bound_solve_from(lp, "gadget-config", relax, 1, st ? &cv : NULL, b, err);
 	sb_lp_free(lp);
+	sb_free(cv.x);
 	return rc;
 }
 
 int sb_alloc_gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes, int form,
-			  struct sb_alloc_bound *b, struct sb_err *err)
+			  const struct sb_alloc_result *start, struct sb_alloc_bound *b,
+			  struct sb_err *err)
 {
+	struct sb_alloc_start st = { 0 };
 	int j, rc;
 
 	memset(b, 0, sizeof *b);
@@ -244,15 +355,62 @@ int sb_alloc_gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes,
 		if (in->job[j].mode != SB_ALLOC_RAR)
 			return sb_err_set(err, SB_EXIT_INPUT, "the utility bound (gadget.md §8) "
 					  "models ring-all-reduce jobs; job %d is a PS job", j);
+	if (start)
+		sb_alloc_start_init(&st, in, start);
 	if (form != SB_ALLOC_FORM_COMPACT) {
-		rc = sb_alloc_gadget_pattern(in, relax, nodes, b, err);
+		rc = sb_alloc_gadget_pattern(in, relax, nodes, start ? &st : NULL, b, err);
 		if (rc != 1)
-			return rc;
-		if (form == SB_ALLOC_FORM_PATTERN)
-			return sb_err_set(err, SB_EXIT_INPUT, "the slot-pattern model of this "
-					  "instance is too large to enumerate; use the compact one");
+			goto out;
+		if (form == SB_ALLOC_FORM_PATTERN) {
+			rc = sb_err_set(err, SB_EXIT_INPUT, "the slot-pattern model of this instance "
+					"is too large to enumerate; use the compact one");
+			goto out;
+		}
 	}
-	return gadget_compact(in, relax, nodes, b, err);
+	rc = gadget_compact(in, relax, nodes, start ? &st : NULL, b, err);
+out:
+	if (start)
+		sb_alloc_start_release(&st);
+	return rc;
+}
+
+int sb_alloc_best_run(const struct sb_alloc_inst *in, uint64_t seed, struct sb_alloc_result *r,
+		      const char **name, struct sb_err *err)
+{
+	int np, i, have = 0, rc = 0;
+	const struct sb_alloc_policy *const *p = sb_alloc_policies(&np);
+	double best = 0;
+
+	memset(r, 0, sizeof *r);
+	*name = NULL;
+	for (i = 0; i < np; i++) {
+		struct sb_opts o;
+		struct sb_alloc_result cur;
+		struct sb_rng rng = sb_rng_stream(seed, 0, 0, SB_RNG_POLICY ^ sb_hash_str(p[i]->name));
+		double v;
+		if (!sb_alloc_policy_fits(p[i], in))
+			continue;
+		sb_opts_defaults(&o, p[i]->params);
+		if ((rc = sb_alloc_run(in, p[i], &o, &rng, &cur, err)))
+			break;
+		v = in->util == SB_ALLOC_JCT ? -cur.flow_slots : cur.utility;
+		if (!have || v > best) {
+			if (have)
+				sb_alloc_result_release(r);
+			*r = cur;
+			*name = p[i]->name;
+			best = v;
+			have = 1;
+		} else {
+			sb_alloc_result_release(&cur);
+		}
+	}
+	if (rc && have)
+		sb_alloc_result_release(r);
+	else if (!rc && !have)
+		rc = sb_err_set(err, SB_EXIT_INPUT, "no registered alloc policy schedules this "
+				"instance's jobs");
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -291,6 +449,7 @@ void sb_alloc_psmodel_build(const struct sb_alloc_inst *in, const double *need, 
 	m->H = H;
 	m->T = T;
 	m->t0 = t0;
+	m->force = force;
 	m->lp = lp = sb_lp_new("pslocality", 1);
 	m->y = SB_NEW(int, nv + 1);
 	m->wl = SB_NEW(int, nv + 1);
@@ -439,6 +598,59 @@ int sb_alloc_psmodel_solve(struct sb_alloc_psmodel *m, int relax, struct sb_lp_r
 			   struct sb_err *err)
 {
 	return sb_lp_solve(m->lp, relax, TIME_SAFETY_S, 0, res, err);
+}
+
+int sb_alloc_psmodel_lp_sym(const struct sb_alloc_inst *in, const struct sb_alloc_psmodel *m,
+			    struct sb_lp_result *res, struct sb_err *err)
+{
+	struct sb_alloc_inst one = *in;
+	struct sb_alloc_psmodel m1;
+	double cap1[1][SB_ALLOC_NRES];
+	int H = in->nserver, i, h, t, r, rc;
+
+	memset(res, 0, sizeof *res);
+	for (h = 1; h < H; h++)
+		for (r = 0; r < SB_ALLOC_NRES; r++)
+			if (in->cap[h][r] != in->cap[0][r])
+				return sb_err_set(err, SB_EXIT_INPUT, "pslocality lp: servers 0 and %d "
+						  "differ in resource %d: no symmetric form", h, r);
+	for (r = 0; r < SB_ALLOC_NRES; r++)
+		cap1[0][r] = H * in->cap[0][r];
+	one.nserver = 1;
+	one.cap = cap1;
+	sb_alloc_psmodel_build(&one, m->need, m->t0, m->T, m->force, &m1);
+	if ((rc = sb_alloc_psmodel_solve(&m1, 1, res, err)))
+		goto out;
+	if (res->x) {
+		double *x = SB_NEW(double, sb_lp_ncols(m->lp) + 1);
+#define MAP(arr)                                                                           \
+	do {                                                                               \
+		size_t k1 = (size_t)i * m->T + t, k = ((size_t)i * H + h) * m->T + t;      \
+		if (m->arr[k] >= 0)                                                        \
+			x[m->arr[k]] = res->x[m1.arr[k1]] / H;                              \
+	} while (0)
+		for (i = 0; i < m->J; i++)
+			for (t = 0; t < m->T; t++) {
+				if (m->z[i * m->T + t] < 0)
+					continue;
+				x[m->z[i * m->T + t]] = res->x[m1.z[i * m->T + t]];
+				x[m->f[i * m->T + t]] = res->x[m1.f[i * m->T + t]];
+				for (h = 0; h < H; h++) {
+					MAP(y);
+					MAP(wl);
+					MAP(pl);
+					MAP(wd);
+					MAP(pd);
+				}
+			}
+#undef MAP
+		sb_free(res->x);
+		res->x = x;
+		res->ncols = sb_lp_ncols(m->lp);
+	}
+out:
+	sb_alloc_psmodel_release(&m1);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -606,7 +818,7 @@ int sb_alloc_bound_nodes(const struct sb_alloc_inst *in, int relax, long nodes,
 				  "(at most 3000000): use fewer slots (--slots) or jobs",
 				  sb_alloc_bound_size(in));
 	if (in->util != SB_ALLOC_JCT)
-		return sb_alloc_gadget_bound(in, relax, nodes, SB_ALLOC_FORM_AUTO, b, err);
+		return sb_alloc_gadget_bound(in, relax, nodes, SB_ALLOC_FORM_AUTO, NULL, b, err);
 	for (j = 0; j < in->njob; j++)
 		if (in->job[j].mode != SB_ALLOC_PS)
 			return sb_err_set(err, SB_EXIT_INPUT, "the JCT bound (pslocality.md §2) "

@@ -30,6 +30,8 @@ struct sb_alloc_bound {
 	double seconds;        /* wall clock (timing only) */
 	long nodes;
 	int ncols, nrows;
+	int start_used;        /* a start schedule was given and GLPK took it
+	                          as its first incumbent */
 };
 
 /* Node and iteration limits of every stored solve. */
@@ -55,8 +57,23 @@ int sb_alloc_bound_nodes(const struct sb_alloc_inst *in, int relax, long nodes,
  * compact one; PATTERN alone is SB_EXIT_INPUT beyond them. Both have the same
  * integer optimum; the pattern LP is the tighter relaxation. */
 enum sb_alloc_form { SB_ALLOC_FORM_AUTO = 0, SB_ALLOC_FORM_COMPACT = 1, SB_ALLOC_FORM_PATTERN = 2 };
+/* start (NULL: none) is a checked run of in, e.g. sb_alloc_best_run's: its
+ * schedule becomes the search's first incumbent (in the pattern form each
+ * slot's layout is replaced by a kept pattern that dominates it, so the
+ * incumbent is at least start's utility). Without one, GLPK's own
+ * heuristics rarely find an integer solution of the pattern form (at J = 6,
+ * S = 4, T = 10: none in 50 nodes), so nothing can be pruned; with one, a
+ * start whose utility reaches the LP bound is proven optimal at the root.
+ * The bound is what GLPK proves either way. */
 int sb_alloc_gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes, int form,
-			  struct sb_alloc_bound *b, struct sb_err *err);
+			  const struct sb_alloc_result *start, struct sb_alloc_bound *b,
+			  struct sb_err *err);
+/* The best checked run of in among the registered policies that fit it
+ * (highest utility; under JCT fewest flow slots; ties to the first in
+ * registry order), each policy with its default options and a stream keyed
+ * by (seed, its name). *name = the policy's. r is the caller's to release. */
+int sb_alloc_best_run(const struct sb_alloc_inst *in, uint64_t seed, struct sb_alloc_result *r,
+		      const char **name, struct sb_err *err);
 /* Columns the exact model of in would have (to choose ILP or LP). */
 long sb_alloc_bound_size(const struct sb_alloc_inst *in);
 
@@ -71,6 +88,7 @@ struct sb_alloc_psmodel {
 	double *rho_l, *rho_d;        /* per-worker progress per slot */
 	double *need;                 /* work each job must still do */
 	double constant;              /* added to the LP objective: flow slots */
+	int force;                    /* as built (see below) */
 };
 /* Build it for the jobs of in with remaining work need[] (NULL: targets)
  * from slot t0 (jobs arriving later keep their arrival). force = 1 makes
@@ -82,6 +100,16 @@ void sb_alloc_psmodel_release(struct sb_alloc_psmodel *m);
 /* Solve with the family's limits (relax = 1: LP). */
 int sb_alloc_psmodel_solve(struct sb_alloc_psmodel *m, int relax, struct sb_lp_result *res,
 			   struct sb_err *err);
+/* The LP relaxation of m (built for in) solved through its server symmetry
+ * when in's servers are identical: the same model on one server of H times
+ * the capacity has the same LP optimum (every row is a sum over servers, or
+ * per server and implied for the sum; an optimum averaged over the H!
+ * server permutations is symmetric), and its solution divided by H on
+ * every server is an optimum of m's LP. H times fewer columns; res is as
+ * from sb_alloc_psmodel_solve(m, 1, ...) with x in m's columns.
+ * SB_EXIT_INPUT when the servers differ. */
+int sb_alloc_psmodel_lp_sym(const struct sb_alloc_inst *in, const struct sb_alloc_psmodel *m,
+			    struct sb_lp_result *res, struct sb_err *err);
 
 /* A multiple-choice multi-dimensional knapsack (smd.md §2, one SMD round):
  * item i picks exactly one of its configurations off[i] .. off[i+1]-1 (the
@@ -123,12 +151,36 @@ void sb_alloc_bound_limits(struct sb_lp *lp, long nodes);
 int sb_alloc_bound_finish(struct sb_lp *lp, const char *model, int relax, int maximize,
 			  double constant, struct sb_alloc_bound *b, struct sb_err *err);
 /* theta_j (objective coefficient 1) under job j's utility of progress
- * column P (gadget.md §8 (A5)). */
-void sb_alloc_bound_utility_rows(struct sb_lp *lp, const struct sb_alloc_inst *in, int j,
-				 int P);
+ * column P (gadget.md §8 (A5)); returns theta_j's column. */
+int sb_alloc_bound_utility_rows(struct sb_lp *lp, const struct sb_alloc_inst *in, int j,
+				int P);
+/* The largest theta_j those rows allow at progress P. */
+double sb_alloc_bound_theta(const struct sb_alloc_inst *in, int j, double P);
+/* A start schedule by slot: k[t * njob + j] workers of job j in slot t,
+ * on[...] its server when all are on one, -1 when spread; w[(t * njob + j)
+ * * nserver + s] its workers on server s. */
+struct sb_alloc_start {
+	int *k, *on, *w;
+};
+void sb_alloc_start_init(struct sb_alloc_start *st, const struct sb_alloc_inst *in,
+			 const struct sb_alloc_result *r);
+void sb_alloc_start_release(struct sb_alloc_start *st);
+/* Column values of an incumbent, set as the columns are made (unset: 0). */
+struct sb_alloc_colvals {
+	double *x;
+	int n, cap;
+};
+void sb_alloc_colval(struct sb_alloc_colvals *cv, int col, double v);
+/* sb_alloc_bound_finish (constant 0) with cv (NULL: none) offered as the
+ * first incumbent of an ILP solve; sets b->start_used. cv stays the
+ * caller's. */
+int sb_alloc_bound_solve_from(struct sb_lp *lp, const char *model, int relax, int maximize,
+			      struct sb_alloc_colvals *cv, struct sb_alloc_bound *b,
+			      struct sb_err *err);
 /* The pattern form; 1 when its enumeration exceeds its limits (nothing
  * solved), else as sb_alloc_bound. */
 int sb_alloc_gadget_pattern(const struct sb_alloc_inst *in, int relax, long nodes,
-			    struct sb_alloc_bound *b, struct sb_err *err);
+			    const struct sb_alloc_start *start, struct sb_alloc_bound *b,
+			    struct sb_err *err);
 
 #endif

@@ -43,51 +43,21 @@ static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 	return 0;
 }
 
-struct emit {
-	struct sb_table *out;
-	int util, rep;
-	double rate;
-};
-
-static void emit(void *arg, const char *policy, const struct sb_alloc_inst *in,
-		 const struct sb_alloc_result *r, double seconds)
-{
-	struct emit *e = arg;
-	size_t row = sb_table_add(e->out);
-	(void)seconds;
-	sb_table_set_str(e->out, row, "util", sb_alloc_util_name(e->util));
-	sb_table_set_dbl(e->out, row, "rate", e->rate);
-	sb_table_set_int(e->out, row, "rep", e->rep);
-	sb_table_set_str(e->out, row, "policy", policy);
-	sb_table_set_int(e->out, row, "jobs", in->njob);
-	sb_table_set_dbl(e->out, row, "utility", r->utility);
-	sb_table_set_int(e->out, row, "unfinished", r->unfinished);
-	sb_table_set_dbl(e->out, row, "jct_mean", r->jct_mean);
-}
-
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
 	int reps = (int)sb_opts_get(&c->opts, "reps"), nr = (int)sb_opts_get(&c->opts, "rates");
-	int rep = point % reps, ri = point / reps % nr, util = point / reps / nr, rc, col;
+	int rep = point % reps, ri = point / reps % nr, util = point / reps / nr, rc;
 	struct sb_alloc_exp_rar x = { util, ldexp(1, ri), (int)sb_opts_get(&c->opts, "arrive"), 0,
 				      (int)sb_opts_get(&c->opts, "servers") };
-	struct emit e = { out, util, rep, x.rate };
 	struct sb_alloc_inst in;
-	double best = -INFINITY;
-	size_t first = out->nrow, k;
 
 	(void)timing;
 	x.slots = x.arrive + (int)sb_opts_get(&c->opts, "tail");
 	/* common random numbers: the instance depends on (rate, rep) only, so
 	 * the three objectives see the same jobs */
 	sb_alloc_exp_rar_inst(&in, &x, c->seed, ri * reps + rep);
-	rc = sb_alloc_exp_each(c, point, &in, sb_alloc_exp_gadget_set, emit, &e, err);
-	col = sb_table_col(out, "utility");
-	for (k = first; k < out->nrow; k++)
-		best = fmax(best, sb_table_get_dbl(out, k, col));
-	for (k = first; k < out->nrow; k++)
-		sb_table_set_dbl(out, k, "shortfall", best - sb_table_get_dbl(out, k, col));
+	rc = sb_alloc_exp_gadget_rows(c, point, &in, out, util, rep, "rate", x.rate, err);
 	sb_alloc_inst_release(&in);
 	return rc;
 }

@@ -73,72 +73,50 @@ static void time_row(struct sb_table *timing, int size, int rep, int ncols, cons
 	sb_table_set_dbl(timing, row, "seconds", s);
 }
 
+static void add_ratio(void *arg, int trial, const struct sb_rr_stats *st)
+{
+	double *sum = arg;
+	(void)trial;
+	sum[0] += st->flow / sum[1];
+}
+
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
 	int reps = (int)sb_opts_get(&c->opts, "reps"), size = point / reps, rep = point % reps;
-	int trials = (int)sb_opts_get(&c->opts, "trials"), n, rc;
-	struct sb_alloc_genp g;
-	struct sb_alloc_types ty;
-	struct sb_alloc_inst in;
-	struct sb_alloc_psmodel m;
+	int trials = (int)sb_opts_get(&c->opts, "trials"), rc;
+	struct sb_alloc_exp_pslp x;
 	struct sb_alloc_bound ilp;
-	struct sb_lp_result res;
-	struct sb_rr_plan r;
-	struct sb_rng gen = sb_rng_stream(c->seed, (uint64_t)point, 0, SB_RNG_INSTANCE);
-	double t0, sum = 0, lp;
+	double t0, secs, sum[2] = { 0, 0 };   /* sum of ratios, LP optimum */
 	size_t row;
 
-	sb_alloc_types_builtin(&ty);
-	sb_alloc_genp_defaults(&g, SB_ALLOC_PS);
-	g.njob = 3 + 2 * size;
-	g.nserver = 2 + size / 2;
-	g.nslot = 6 + 2 * size;
-	g.kmax = g.pmax = 4;
-	sb_alloc_gen_small(&in, &g, &ty, &gen);
-	sb_alloc_psmodel_build(&in, NULL, 0, in.nslot, 1, &m);
+	if ((rc = sb_alloc_exp_ps_lp(c, point, 3 + 2 * size, 2 + size / 2, 6 + 2 * size, &x, &secs,
+				     err)))
+		return rc;
+	time_row(timing, size, rep, sb_lp_ncols(x.m.lp), "lp", secs);
+	sum[1] = x.lp;
 	t0 = sb_now();
-	if ((rc = sb_alloc_psmodel_solve(&m, 1, &res, err)))
-		goto out_model;
-	time_row(timing, size, rep, sb_lp_ncols(m.lp), "lp", sb_now() - t0);
-	if (res.status != SB_LP_OPTIMAL || !res.x) {
-		rc = sb_err_set(err, SB_EXIT_RUN, "alloc_ps_time: instance %d: the LP relaxation "
-				"ended %s, not optimal", point, sb_lp_status_name(res.status));
-		goto out_res;
-	}
-	lp = res.obj + m.constant;
-	sb_rr_plan_init(&r, m.J, m.H, m.T);
-	t0 = sb_now();
-	for (n = 0; n < trials; n++) {
-		struct sb_rng rng = sb_rng_stream(c->seed, (uint64_t)point, (uint64_t)n, SB_RNG_POLICY);
-		struct sb_rr_stats st;
-		sb_rr_round(&in, &m, res.x, 1.5, &rng, &r);
-		sb_rr_stats(&in, &m, &r, &st);
-		sum += st.flow / lp;
-	}
-	time_row(timing, size, rep, sb_lp_ncols(m.lp), "rounding", sb_now() - t0);
-	sb_rr_plan_release(&r);
-	if ((rc = sb_alloc_bound_nodes(&in, 0, (long)sb_opts_get(&c->opts, "node_limit"), &ilp, err)))
-		goto out_res;
-	time_row(timing, size, rep, sb_lp_ncols(m.lp), "ilp", ilp.seconds);
+	sb_alloc_exp_ps_rounds(c, point, &x, 1.5, 0, trials, add_ratio, sum);
+	time_row(timing, size, rep, sb_lp_ncols(x.m.lp), "rounding", sb_now() - t0);
+	if ((rc = sb_alloc_bound_nodes(&x.in, 0, (long)sb_opts_get(&c->opts, "node_limit"), &ilp,
+				       err)))
+		goto out;
+	time_row(timing, size, rep, sb_lp_ncols(x.m.lp), "ilp", ilp.seconds);
 	row = sb_table_add(out);
 	sb_table_set_int(out, row, "size", size);
 	sb_table_set_int(out, row, "rep", rep);
-	sb_table_set_int(out, row, "jobs", in.njob);
-	sb_table_set_int(out, row, "servers", in.nserver);
-	sb_table_set_int(out, row, "slots", in.nslot);
+	sb_table_set_int(out, row, "jobs", x.in.njob);
+	sb_table_set_int(out, row, "servers", x.in.nserver);
+	sb_table_set_int(out, row, "slots", x.in.nslot);
 	sb_table_set_int(out, row, "cols", ilp.ncols);
 	sb_table_set_int(out, row, "rows", ilp.nrows);
-	sb_table_set_dbl(out, row, "lp", lp);
+	sb_table_set_dbl(out, row, "lp", x.lp);
 	sb_table_set_dbl(out, row, "ilp_bound", ilp.bound);
 	sb_table_set_int(out, row, "ilp_optimal", ilp.optimal);
 	sb_table_set_int(out, row, "ilp_nodes", ilp.nodes);
-	sb_table_set_dbl(out, row, "round_ratio", sum / trials);
-out_res:
-	sb_lp_result_release(&res);
-out_model:
-	sb_alloc_psmodel_release(&m);
-	sb_alloc_inst_release(&in);
+	sb_table_set_dbl(out, row, "round_ratio", sum[0] / trials);
+out:
+	sb_alloc_exp_ps_lp_release(&x);
 	return rc;
 }
 

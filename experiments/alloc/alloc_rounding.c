@@ -53,73 +53,59 @@ static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 	return 0;
 }
 
+struct rows {
+	struct sb_table *out;
+	int point;
+	double kappa, lp, lnm;
+	const char *kname;
+};
+
+static void emit(void *arg, int trial, const struct sb_rr_stats *st)
+{
+	struct rows *e = arg;
+	size_t row = sb_table_add(e->out);
+	sb_table_set_int(e->out, row, "rep", e->point);
+	sb_table_set_dbl(e->out, row, "kappa", e->kappa);
+	sb_table_set_str(e->out, row, "kappa_name", e->kname);
+	sb_table_set_int(e->out, row, "trial", trial);
+	sb_table_set_dbl(e->out, row, "lp", e->lp);
+	sb_table_set_dbl(e->out, row, "flow", st->flow);
+	sb_table_set_dbl(e->out, row, "ratio", st->flow / e->lp);
+	sb_table_set_dbl(e->out, row, "viol", st->max_viol);
+	sb_table_set_int(e->out, row, "cov_fail", st->cov_fail);
+	sb_table_set_dbl(e->out, row, "shape", e->lnm / log(e->lnm));
+}
+
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
-	int trials = (int)sb_opts_get(&c->opts, "trials"), k, n, rc;
-	struct sb_alloc_genp g;
-	struct sb_alloc_types ty;
-	struct sb_alloc_inst in;
-	struct sb_alloc_psmodel m;
-	struct sb_lp_result res;
-	struct sb_rr_plan r;
-	struct sb_rng gen = sb_rng_stream(c->seed, (uint64_t)point, 0, SB_RNG_INSTANCE);
-	double lp, lnm, kap[4];
+	int trials = (int)sb_opts_get(&c->opts, "trials"), k, rc;
+	struct sb_alloc_exp_pslp x;
+	struct rows e = { out, point, 0, 0, 0, NULL };
+	double kap[4], secs;
 	const char *kname[4] = { "1", "1.5", "2", "lnm" };
 
 	(void)timing;
-	sb_alloc_types_builtin(&ty);
-	sb_alloc_genp_defaults(&g, SB_ALLOC_PS);
-	g.njob = (int)sb_opts_get(&c->opts, "jobs");
-	g.nserver = (int)sb_opts_get(&c->opts, "servers");
-	g.nslot = (int)sb_opts_get(&c->opts, "slots");
-	g.kmax = g.pmax = 4;
-	sb_alloc_gen_small(&in, &g, &ty, &gen);
-	sb_alloc_psmodel_build(&in, NULL, 0, in.nslot, 1, &m);
-	if ((rc = sb_alloc_psmodel_solve(&m, 1, &res, err)))
-		goto out_model;
-	if (res.status != SB_LP_OPTIMAL || !res.x) {
-		rc = sb_err_set(err, SB_EXIT_RUN, "alloc_rounding: instance %d: the LP relaxation "
-				"ended %s, not optimal", point, sb_lp_status_name(res.status));
-		goto out_res;
-	}
-	lp = res.obj + m.constant;
+	if ((rc = sb_alloc_exp_ps_lp(c, point, (int)sb_opts_get(&c->opts, "jobs"),
+				     (int)sb_opts_get(&c->opts, "servers"),
+				     (int)sb_opts_get(&c->opts, "slots"), &x, &secs, err)))
+		return rc;
+	e.lp = x.lp;
 	/* m = the packing rows: servers x resources x slots */
-	lnm = log((double)in.nserver * SB_ALLOC_NRES * m.T);
+	e.lnm = log((double)x.in.nserver * SB_ALLOC_NRES * x.m.T);
 	kap[0] = 1;
 	kap[1] = 1.5;
 	kap[2] = 2;
-	kap[3] = lnm;
-	sb_rr_plan_init(&r, m.J, m.H, m.T);
-	for (k = 0; k < 4; k++)
-		for (n = 0; n < trials; n++) {
-			/* one stream per (instance, kappa, trial): trials can be
-			 * added or dropped without moving the others */
-			struct sb_rng rng = sb_rng_stream(c->seed, (uint64_t)point,
-							  (uint64_t)(k * 1000003 + n), SB_RNG_POLICY);
-			struct sb_rr_stats st;
-			size_t row;
-			sb_rr_round(&in, &m, res.x, kap[k], &rng, &r);
-			sb_rr_stats(&in, &m, &r, &st);
-			row = sb_table_add(out);
-			sb_table_set_int(out, row, "rep", point);
-			sb_table_set_dbl(out, row, "kappa", kap[k]);
-			sb_table_set_str(out, row, "kappa_name", kname[k]);
-			sb_table_set_int(out, row, "trial", n);
-			sb_table_set_dbl(out, row, "lp", lp);
-			sb_table_set_dbl(out, row, "flow", st.flow);
-			sb_table_set_dbl(out, row, "ratio", st.flow / lp);
-			sb_table_set_dbl(out, row, "viol", st.max_viol);
-			sb_table_set_int(out, row, "cov_fail", st.cov_fail);
-			sb_table_set_dbl(out, row, "shape", lnm / log(lnm));
-		}
-	sb_rr_plan_release(&r);
-out_res:
-	sb_lp_result_release(&res);
-out_model:
-	sb_alloc_psmodel_release(&m);
-	sb_alloc_inst_release(&in);
-	return rc;
+	kap[3] = e.lnm;
+	for (k = 0; k < 4; k++) {
+		/* one stream per (instance, kappa, trial): trials can be added
+		 * or dropped without moving the others */
+		e.kappa = kap[k];
+		e.kname = kname[k];
+		sb_alloc_exp_ps_rounds(c, point, &x, kap[k], (uint64_t)k * 1000003, trials, emit, &e);
+	}
+	sb_alloc_exp_ps_lp_release(&x);
+	return 0;
 }
 
 const struct sb_experiment sb_experiment_alloc_rounding = {

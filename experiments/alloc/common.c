@@ -3,6 +3,8 @@
  */
 #include "common.h"
 
+#include "algorithms/pslocality/rr.h"
+
 #include <math.h>
 #include <stdio.h>
 
@@ -62,6 +64,46 @@ int sb_alloc_exp_each(const struct sb_exp_ctx *c, int point, const struct sb_all
 		emit(arg, set[i], in, &r, secs);
 		sb_alloc_result_release(&r);
 	}
+	return rc;
+}
+
+struct gadget_rows {
+	struct sb_table *out;
+	int util, rep;
+	const char *xcol;
+	double x;
+};
+
+static void gadget_row(void *arg, const char *policy, const struct sb_alloc_inst *in,
+		       const struct sb_alloc_result *r, double seconds)
+{
+	struct gadget_rows *e = arg;
+	size_t row = sb_table_add(e->out);
+	(void)seconds;
+	sb_table_set_str(e->out, row, "util", sb_alloc_util_name(e->util));
+	sb_table_set_dbl(e->out, row, e->xcol, e->x);
+	sb_table_set_int(e->out, row, "rep", e->rep);
+	sb_table_set_str(e->out, row, "policy", policy);
+	sb_table_set_int(e->out, row, "jobs", in->njob);
+	sb_table_set_dbl(e->out, row, "utility", r->utility);
+	sb_table_set_int(e->out, row, "unfinished", r->unfinished);
+	sb_table_set_dbl(e->out, row, "jct_mean", r->jct_mean);
+}
+
+int sb_alloc_exp_gadget_rows(const struct sb_exp_ctx *c, int point, const struct sb_alloc_inst *in,
+			     struct sb_table *out, int util, int rep, const char *xcol, double x,
+			     struct sb_err *err)
+{
+	struct gadget_rows e = { out, util, rep, xcol, x };
+	double best = -INFINITY;
+	size_t first = out->nrow, k;
+	int rc = sb_alloc_exp_each(c, point, in, sb_alloc_exp_gadget_set, gadget_row, &e, err);
+	int col = sb_table_col(out, "utility");
+
+	for (k = first; k < out->nrow; k++)
+		best = fmax(best, sb_table_get_dbl(out, k, col));
+	for (k = first; k < out->nrow; k++)
+		sb_table_set_dbl(out, k, "shortfall", best - sb_table_get_dbl(out, k, col));
 	return rc;
 }
 
@@ -315,4 +357,65 @@ void sb_alloc_exp_ps_inst(struct sb_alloc_inst *in, const struct sb_exp_ctx *c, 
 double sb_alloc_exp_ps_mean_h(const struct sb_alloc_inst *in, const struct sb_alloc_result *r)
 {
 	return in->njob ? r->flow_slots * in->slot_s / 3600 / in->njob : 0;
+}
+
+int sb_alloc_exp_ps_lp(const struct sb_exp_ctx *c, int point, int jobs, int servers, int slots,
+		       struct sb_alloc_exp_pslp *x, double *seconds, struct sb_err *err)
+{
+	struct sb_alloc_genp g;
+	struct sb_alloc_types ty;
+	struct sb_rng gen = sb_rng_stream(c->seed, (uint64_t)point, 0, SB_RNG_INSTANCE);
+	double t0;
+	int rc;
+
+	sb_alloc_types_builtin(&ty);
+	sb_alloc_genp_defaults(&g, SB_ALLOC_PS);
+	g.njob = jobs;
+	g.nserver = servers;
+	g.nslot = slots;
+	g.kmax = g.pmax = 4;
+	sb_alloc_gen_small(&x->in, &g, &ty, &gen);
+	sb_alloc_psmodel_build(&x->in, NULL, 0, x->in.nslot, 1, &x->m);
+	t0 = sb_now();
+	if ((rc = sb_alloc_psmodel_solve(&x->m, 1, &x->res, err))) {
+		sb_alloc_psmodel_release(&x->m);
+		sb_alloc_inst_release(&x->in);
+		return rc;
+	}
+	*seconds = sb_now() - t0;
+	if (x->res.status != SB_LP_OPTIMAL || !x->res.x) {
+		rc = sb_err_set(err, SB_EXIT_RUN, "%s: instance %d: the LP relaxation ended %s, "
+				"not optimal", c->exp->name, point,
+				sb_lp_status_name(x->res.status));
+		sb_alloc_exp_ps_lp_release(x);
+		return rc;
+	}
+	x->lp = x->res.obj + x->m.constant;
+	return 0;
+}
+
+void sb_alloc_exp_ps_lp_release(struct sb_alloc_exp_pslp *x)
+{
+	sb_lp_result_release(&x->res);
+	sb_alloc_psmodel_release(&x->m);
+	sb_alloc_inst_release(&x->in);
+}
+
+void sb_alloc_exp_ps_rounds(const struct sb_exp_ctx *c, int point,
+			    const struct sb_alloc_exp_pslp *x, double kappa, uint64_t key0,
+			    int trials, sb_alloc_exp_round_emit *emit, void *arg)
+{
+	struct sb_rr_plan r;
+	int n;
+
+	sb_rr_plan_init(&r, x->m.J, x->m.H, x->m.T);
+	for (n = 0; n < trials; n++) {
+		struct sb_rng rng = sb_rng_stream(c->seed, (uint64_t)point, key0 + (uint64_t)n,
+						  SB_RNG_POLICY);
+		struct sb_rr_stats st;
+		sb_rr_round(&x->in, &x->m, x->res.x, kappa, &rng, &r);
+		sb_rr_stats(&x->in, &x->m, &r, &st);
+		emit(arg, n, &st);
+	}
+	sb_rr_plan_release(&r);
 }

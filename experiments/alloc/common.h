@@ -44,6 +44,14 @@ int sb_alloc_exp_each(const struct sb_exp_ctx *c, int point, const struct sb_all
 		      const char *const *set, sb_alloc_exp_emit *emit, void *arg,
 		      struct sb_err *err);
 
+/* gadget.md §7's series on in, one row each (gadget-F1 and F1p): util,
+ * the column xcol = x (the load axis), rep, policy, jobs, utility,
+ * unfinished, jct_mean, and shortfall = the best utility of these rows
+ * minus its own (0 for the best). */
+int sb_alloc_exp_gadget_rows(const struct sb_exp_ctx *c, int point, const struct sb_alloc_inst *in,
+			     struct sb_table *out, int util, int rep, const char *xcol, double x,
+			     struct sb_err *err);
+
 /* The parameters and point layout the GADGET figures F2-F4 share: one
  * instance per (rep), run under EXC, ENE and FAIR in turn (point = util x
  * reps + rep, the instance keyed by rep alone: the same jobs for the three
@@ -136,6 +144,32 @@ void sb_alloc_exp_ps_teardown(struct sb_exp_ctx *c);
  * horizon `tail` slots after the last arrival; keyed by key. */
 void sb_alloc_exp_ps_inst(struct sb_alloc_inst *in, const struct sb_exp_ctx *c, int K,
 			  int servers, int jobs, int tail, int key);
+/* The rounding studies' input (pslocality-F4-F6): one small seeded PS
+ * instance (jobs x servers x slots, worker and PS caps 4, drawn from the
+ * stream (seed, point, instance)), the time-indexed model over its whole
+ * horizon and that model's LP relaxation, solved to optimality; *lp = the
+ * LP optimum in flow slots, *seconds = the solve's wall clock (timing
+ * only). On success in, m and res are the caller's (release them with
+ * sb_alloc_exp_ps_lp_release); on error nothing is left to release and
+ * err names the experiment and the instance. */
+struct sb_alloc_exp_pslp {
+	struct sb_alloc_inst in;
+	struct sb_alloc_psmodel m;
+	struct sb_lp_result res;
+	double lp;
+};
+int sb_alloc_exp_ps_lp(const struct sb_exp_ctx *c, int point, int jobs, int servers, int slots,
+		       struct sb_alloc_exp_pslp *x, double *seconds, struct sb_err *err);
+void sb_alloc_exp_ps_lp_release(struct sb_alloc_exp_pslp *x);
+/* `trials` randomized roundings of x's LP at scaling kappa
+ * (algorithms/pslocality/rr.c, before repair), trial n from the stream
+ * (seed, point, key0 + n), each one's statistics handed to emit. */
+struct sb_rr_stats;
+typedef void sb_alloc_exp_round_emit(void *arg, int trial, const struct sb_rr_stats *st);
+void sb_alloc_exp_ps_rounds(const struct sb_exp_ctx *c, int point,
+			    const struct sb_alloc_exp_pslp *x, double kappa, uint64_t key0,
+			    int trials, sb_alloc_exp_round_emit *emit, void *arg);
+
 /* Mean completion time in hours over all jobs, an unfinished job counted
  * to the horizon (flow slots x slot length / jobs). */
 double sb_alloc_exp_ps_mean_h(const struct sb_alloc_inst *in, const struct sb_alloc_result *r);

@@ -1,7 +1,7 @@
 # smd-F2: mean job completion time of parameter-server jobs against the
 # number of servers (mean and 95% CI over instances, the same jobs at every
 # size), one line per policy. SMD and its layer-oblivious ablation are our
-# reconstruction.
+# reconstruction; Myopic-OPT (each SMD round solved by GLPK) is ours.
 load "plots/style.gp"
 set title "SMD model: mean JCT against the number of servers (reconstructed)"
 set xlabel "servers (8 GPUs, 24 CPUs each)"
@@ -11,7 +11,7 @@ set logscale y
 set key outside right top
 # no interval from a single instance (a QUICK run): a zero-length bar, not nan
 ci(x) = x == x ? x : 0
-pols = "smd smd-oblivious optimus drf fifo tetris srtf"
+pols = "smd smd-oblivious optimus drf fifo tetris srtf smd-myopic-opt"
 plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using "servers":(column("jct_mean_mean")/3600):(ci(column("jct_mean_ci95"))/3600) with yerrorlines lt i title word(pols,i)
 call "plots/render.gp" "9" "5"

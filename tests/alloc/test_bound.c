@@ -106,14 +106,14 @@ Test(alloc_bound, gadget_pattern_form_equals_compact_form)
 			int u = k % 3;
 			small(&in, SB_ALLOC_RAR, u, size[z][0], size[z][1], size[z][2], size[z][3],
 			      size[z][4], 7000 + 100 * z + k);
-			cr_assert_eq(sb_alloc_gadget_bound(&in, 0, 3000, SB_ALLOC_FORM_PATTERN, &pat,
+			cr_assert_eq(sb_alloc_gadget_bound(&in, 0, 3000, SB_ALLOC_FORM_PATTERN, NULL, &pat,
 							   &err), 0, "%s", err.msg);
 			cr_assert_eq(sb_alloc_gadget_bound(&in, 0, z ? 200 : 20000,
-							   SB_ALLOC_FORM_COMPACT, &cmp, &err), 0,
+							   SB_ALLOC_FORM_COMPACT, NULL, &cmp, &err), 0,
 				     "%s", err.msg);
-			cr_assert_eq(sb_alloc_gadget_bound(&in, 1, 0, SB_ALLOC_FORM_PATTERN, &plp,
+			cr_assert_eq(sb_alloc_gadget_bound(&in, 1, 0, SB_ALLOC_FORM_PATTERN, NULL, &plp,
 							   &err), 0, "%s", err.msg);
-			cr_assert_eq(sb_alloc_gadget_bound(&in, 1, 0, SB_ALLOC_FORM_COMPACT, &clp,
+			cr_assert_eq(sb_alloc_gadget_bound(&in, 1, 0, SB_ALLOC_FORM_COMPACT, NULL, &clp,
 							   &err), 0, "%s", err.msg);
 			cr_assert(pat.has_incumbent && cmp.has_incumbent);
 			cr_assert_leq(pat.incumbent, cmp.bound + TOL * (1 + fabs(cmp.bound)),
@@ -138,6 +138,59 @@ Test(alloc_bound, gadget_pattern_form_equals_compact_form)
 	cr_assert_geq(both, 20, "only %d instances proven optimal in both forms", both);
 }
 
+/* The start schedule (sb_alloc_best_run) handed to the configuration ILP
+ * changes what the search finds first, never the model: on seeded small
+ * instances, loose (every job can finish: the start reaches the LP bound
+ * and is proven optimal at the root) and capacity-bound, in both forms,
+ * GLPK takes the start, its incumbent is at least the start's utility, and
+ * wherever the search is proven optimal with and without the start the
+ * optima are equal. */
+Test(alloc_bound, gadget_start_keeps_the_optimum)
+{
+	int z, k, form, both = 0, root = 0;
+	for (z = 0; z < 2; z++)
+		for (k = 0; k < 24; k++)
+			for (form = SB_ALLOC_FORM_COMPACT; form <= SB_ALLOC_FORM_PATTERN; form++) {
+				struct sb_alloc_inst in;
+				struct sb_alloc_bound with, without;
+				struct sb_alloc_result r;
+				struct sb_err err;
+				const char *name;
+				int u = k % 3;
+				long nodes = form == SB_ALLOC_FORM_PATTERN ? 1000 : 300;
+				sb_test_alloc_small(&in, SB_ALLOC_RAR, u, 3, 2, 4, 4, 4, z ? 4 : 0,
+						    8000 + 100 * z + k);
+				cr_assert_eq(sb_alloc_best_run(&in, 5, &r, &name, &err), 0, "%s",
+					     err.msg);
+				cr_assert_eq(sb_alloc_gadget_bound(&in, 0, nodes, form, &r, &with,
+								   &err), 0, "%s", err.msg);
+				cr_assert_eq(sb_alloc_gadget_bound(&in, 0, nodes, form, NULL,
+								   &without, &err), 0, "%s", err.msg);
+				cr_assert(with.start_used, "%s seed %d form %d: start from %s not taken",
+					  sb_alloc_util_name(u), k, form, name);
+				cr_assert(!without.start_used);
+				cr_assert(with.has_incumbent);
+				cr_assert_geq(with.incumbent, r.utility - TOL * (1 + fabs(r.utility)),
+					      "incumbent %.9g below the start's %.9g", with.incumbent,
+					      r.utility);
+				cr_assert_leq(with.incumbent, without.bound + TOL * (1 + fabs(without.bound)));
+				cr_assert_leq(without.incumbent, with.bound + TOL * (1 + fabs(with.bound)));
+				if (with.optimal && without.optimal) {
+					cr_assert_float_eq(with.bound, without.bound,
+							   TOL * (1 + fabs(without.bound)),
+							   "%s seed %d form %d: optima %.9g and %.9g",
+							   sb_alloc_util_name(u), k, form, with.bound,
+							   without.bound);
+					both++;
+				}
+				root += with.optimal && with.nodes <= 1;
+				sb_alloc_result_release(&r);
+				sb_alloc_inst_release(&in);
+			}
+	cr_assert_geq(both, 40, "only %d of 96 proven optimal with and without the start", both);
+	cr_assert_geq(root, 20, "only %d of 96 starts proven optimal at the root", root);
+}
+
 Test(alloc_bound, heuristics_above_pslocality_ilp_above_lp)
 {
 	static const int size[2][5] = { { 3, 2, 8, 6, 4 }, { 4, 2, 8, 8, 4 } };
@@ -160,6 +213,66 @@ Test(alloc_bound, heuristics_above_pslocality_ilp_above_lp)
 			sb_alloc_inst_release(&in);
 		}
 	cr_assert_geq(optimal, total * 9 / 10, "only %d of %d ILPs proven optimal", optimal, total);
+}
+
+/* The PS-locality LP through its server symmetry (identical servers) has
+ * the direct LP's optimum, and its solution mapped back is feasible in the
+ * full model. */
+Test(alloc_bound, pslocality_lp_symmetric_form)
+{
+	int k;
+	for (k = 0; k < 20; k++) {
+		struct sb_alloc_inst in;
+		struct sb_alloc_psmodel m;
+		struct sb_lp_result a, b;
+		struct sb_err err;
+		int h, t, r, i;
+		small(&in, SB_ALLOC_PS, SB_ALLOC_JCT, 3 + k % 4, 2 + k % 3, 8, 8, 4, 6000 + k);
+		sb_alloc_psmodel_build(&in, NULL, 0, in.nslot, k % 2, &m);
+		cr_assert_eq(sb_alloc_psmodel_solve(&m, 1, &a, &err), 0, "%s", err.msg);
+		cr_assert_eq(sb_alloc_psmodel_lp_sym(&in, &m, &b, &err), 0, "%s", err.msg);
+		cr_assert_eq(a.status, SB_LP_OPTIMAL);
+		cr_assert_eq(b.status, SB_LP_OPTIMAL);
+		cr_assert_float_eq(a.obj, b.obj, 1e-6 * (1 + fabs(a.obj)), "seed %d: %.9g vs %.9g",
+				   k, a.obj, b.obj);
+		/* the mapped solution keeps every server's packing rows and every
+		 * job's covering rows of the full model */
+		for (h = 0; h < m.H; h++)
+			for (t = 0; t < m.T; t++)
+				for (r = 0; r < SB_ALLOC_NRES; r++) {
+					double load = 0;
+					for (i = 0; i < m.J; i++) {
+						size_t x = ((size_t)i * m.H + h) * m.T + t;
+						const struct sb_alloc_job *jb = &in.job[i];
+						if (m.y[x] < 0)
+							continue;
+						load += jb->wdem[r] * (b.x[m.wl[x]] + b.x[m.wd[x]]) +
+							jb->pdem[r] * (b.x[m.pl[x]] + b.x[m.pd[x]]);
+					}
+					cr_assert_leq(load, in.cap[h][r] + 1e-6, "seed %d: server %d "
+						      "slot %d over capacity", k, h, t);
+				}
+		for (i = 0; i < m.J; i++)
+			for (t = 0; t < m.T; t++) {
+				double done = 0;
+				int u;
+				if (m.f[i * m.T + t] < 0)
+					continue;
+				for (u = 0; u <= t; u++)
+					for (h = 0; h < m.H; h++) {
+						size_t x = ((size_t)i * m.H + h) * m.T + u;
+						if (m.y[x] >= 0)
+							done += m.rho_l[i] * b.x[m.wl[x]] +
+								m.rho_d[i] * b.x[m.wd[x]];
+					}
+				cr_assert_geq(done, m.need[i] * b.x[m.f[i * m.T + t]] - 1e-6 * m.need[i],
+					      "seed %d: job %d short at slot %d", k, i, t);
+			}
+		sb_lp_result_release(&a);
+		sb_lp_result_release(&b);
+		sb_alloc_psmodel_release(&m);
+		sb_alloc_inst_release(&in);
+	}
 }
 
 Test(alloc_bound, smd_round_above_mmkp_ilp_above_lp)
