@@ -174,7 +174,7 @@ static int run(const struct sb_alloc_inst *in, const struct sb_alloc_policy *p,
 static int optimum(const struct sb_alloc_inst *in, double *opt, int *proven, struct sb_err *err)
 {
 	struct sb_alloc_bound b;
-	int rc = sb_alloc_gadget_bound(in, 0, NODE_LIMIT, SB_ALLOC_FORM_AUTO, &b, err);
+	int rc = sb_alloc_gadget_bound(in, 0, NODE_LIMIT, SB_ALLOC_FORM_AUTO, NULL, &b, err);
 
 	if (rc)
 		return rc;

@@ -323,9 +323,9 @@ Test(online_adversary, alloc_two_forms_agree_and_no_policy_beats_the_optimum, .t
 		for (k = 0; k < sp.ngenes; k++)
 			gene[k] = (int)sb_rng_below(&r, (uint32_t)sp.hi[k]);
 		sb_alloc_adversary_decode(ctx, gene, &in);
-		cr_assert_eq(sb_alloc_gadget_bound(&in, 0, 20000, SB_ALLOC_FORM_PATTERN, &a, &err), 0,
+		cr_assert_eq(sb_alloc_gadget_bound(&in, 0, 20000, SB_ALLOC_FORM_PATTERN, NULL, &a, &err), 0,
 			     "%s", err.msg);
-		cr_assert_eq(sb_alloc_gadget_bound(&in, 0, 20000, SB_ALLOC_FORM_COMPACT, &b, &err), 0,
+		cr_assert_eq(sb_alloc_gadget_bound(&in, 0, 20000, SB_ALLOC_FORM_COMPACT, NULL, &b, &err), 0,
 			     "%s", err.msg);
 		if (a.optimal && b.optimal) {
 			cr_assert(fabs(a.bound - b.bound) <= 1e-6 * (1 + fabs(a.bound)),
