@@ -41,8 +41,8 @@ struct sb_rng sb_rng_stream(uint64_t seed, uint64_t point, uint64_t replicate,
 /* A child stream of r (consumes two draws of r). */
 struct sb_rng sb_rng_split(struct sb_rng *r);
 
-/* Inline: the cache family's sampler draws ~10^8 numbers per epoch, and
- * a call per draw cost it about 15% at R-MAT scale 19 (same numbers). */
+/* Inline: a graph sampler draws ~10^8 numbers per run, and a call per
+ * draw cost it about 10% (same numbers). */
 static inline uint32_t sb_rng_u32(struct sb_rng *r)
 {
 	uint64_t old = r->state;
