@@ -10,21 +10,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 
-#define PCG_MULT 6364136223846793005ULL
-
-static inline uint32_t pcg_output(uint64_t old)
-{
-	uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
-	uint32_t rot = (uint32_t)(old >> 59);
-	return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
-}
-
-uint32_t sb_rng_u32(struct sb_rng *r)
-{
-	uint64_t old = r->state;
-	r->state = old * PCG_MULT + r->inc;
-	return pcg_output(old);
-}
+/* sb_rng_u32, the LCG step and the XSH RR output, is inline in rng.h */
 
 void sb_rng_seed(struct sb_rng *r, uint64_t initstate, uint64_t initseq)
 {

@@ -22,10 +22,16 @@ struct sb_cache_checker {
 	const struct sb_cache_setup *s;
 	int replicated;
 	int32_t nsh;
-	size_t words;
-	uint64_t *held;          /* nsh bitmaps of n bits, by global node id */
+	size_t *word0;           /* nsh + 1: first word of each shard's bitmap */
+	uint64_t *held;          /* per shard a bit per node it may hold (local id) */
 	int64_t *count;          /* nodes held per shard */
-	int32_t *missed;         /* batch + 1 of the node's last miss (0: none) */
+	/* the misses of the current batch: a bit per node and their list, the
+	 * bits cleared when another batch starts (a bitmap of |V| bits stays
+	 * in the CPU cache where a batch stamp per node would not) */
+	uint64_t *missed;
+	int32_t *mlist;
+	int64_t nmiss, mcap;
+	int32_t mbatch;
 	int64_t req, hit_local, hit_peer, miss_host, miss_remote, ins, evi, byp;
 	int bad;
 	char why[512];
@@ -41,16 +47,34 @@ static void fail(struct sb_cache_checker *c, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* the first GPU and the size of GPU w's NVLink group */
+static void group(const struct sb_cache_checker *c, int32_t w, int32_t *first, int32_t *size)
+{
+	*first = w - w % SB_CACHE_NVLINK_GROUP;
+	*size = c->s->k - *first < SB_CACHE_NVLINK_GROUP ? c->s->k - *first : SB_CACHE_NVLINK_GROUP;
+}
+
 struct sb_cache_checker *sb_cache_checker_new(const struct sb_cache_setup *s, int replicated)
 {
 	struct sb_cache_checker *c = SB_NEW(struct sb_cache_checker, 1);
+	int32_t sh, n = s->g->n;
 	c->s = s;
 	c->replicated = replicated;
 	c->nsh = s->P * s->k;
-	c->words = ((size_t)s->g->n + 63) / 64;
-	c->held = SB_NEW(uint64_t, c->words * (size_t)c->nsh);
+	c->word0 = SB_NEW(size_t, c->nsh + 1);
+	/* a sharded GPU may hold only the nodes it owns: local ids 0..nloc-1 */
+	for (sh = 0; sh < c->nsh; sh++) {
+		int32_t w = sh % s->k, first, size, nloc;
+		group(c, w, &first, &size);
+		nloc = replicated ? n : (n - (w - first) + size - 1) / size;
+		c->word0[sh + 1] = c->word0[sh] + ((size_t)nloc + 63) / 64;
+	}
+	c->held = SB_NEW(uint64_t, c->word0[c->nsh]);
 	c->count = SB_NEW(int64_t, c->nsh);
-	c->missed = SB_NEW(int32_t, s->g->n);
+	c->missed = SB_NEW(uint64_t, ((size_t)n + 63) / 64);
+	c->mcap = 1024;
+	c->mlist = SB_NEW(int32_t, c->mcap);
+	c->mbatch = -1;
 	return c;
 }
 
@@ -58,35 +82,56 @@ void sb_cache_checker_free(struct sb_cache_checker *c)
 {
 	if (!c)
 		return;
+	sb_free(c->word0);
 	sb_free(c->held);
 	sb_free(c->count);
 	sb_free(c->missed);
+	sb_free(c->mlist);
 	sb_free(c);
 }
 
-/* the GPU (shard) that may hold v for a request of GPU w of machine m */
-static int32_t owner(const struct sb_cache_checker *c, int32_t m, int32_t w, int32_t v)
+/* the GPU (shard) that may hold v for a request of GPU w of machine m, and
+ * v's local id there */
+static int32_t owner(const struct sb_cache_checker *c, int32_t m, int32_t w, int32_t v,
+		     int32_t *loc)
 {
-	int32_t first = w - w % SB_CACHE_NVLINK_GROUP,
-		size = c->s->k - first < SB_CACHE_NVLINK_GROUP ? c->s->k - first : SB_CACHE_NVLINK_GROUP;
-	return m * c->s->k + (c->replicated ? w : first + v % size);
+	int32_t first, size;
+	if (c->replicated) {
+		*loc = v;
+		return m * c->s->k + w;
+	}
+	group(c, w, &first, &size);
+	*loc = v / size;
+	return m * c->s->k + first + v % size;
 }
 
 static int32_t global_of(const struct sb_cache_checker *c, int32_t sh, int32_t loc)
 {
-	int32_t w = sh % c->s->k, first = w - w % SB_CACHE_NVLINK_GROUP,
-		size = c->s->k - first < SB_CACHE_NVLINK_GROUP ? c->s->k - first : SB_CACHE_NVLINK_GROUP;
+	int32_t w = sh % c->s->k, first, size;
+	group(c, w, &first, &size);
 	return c->replicated ? loc : loc * size + (w - first);
 }
 
-static int held(const struct sb_cache_checker *c, int32_t sh, int32_t v)
+static int held(const struct sb_cache_checker *c, int32_t sh, int32_t loc)
 {
-	return (int)(c->held[(size_t)sh * c->words + ((uint32_t)v >> 6)] >> (v & 63) & 1);
+	return (int)(c->held[c->word0[sh] + ((uint32_t)loc >> 6)] >> (loc & 63) & 1);
 }
 
-static void flip(struct sb_cache_checker *c, int32_t sh, int32_t v)
+static void flip(struct sb_cache_checker *c, int32_t sh, int32_t loc)
 {
-	c->held[(size_t)sh * c->words + ((uint32_t)v >> 6)] ^= (uint64_t)1 << (v & 63);
+	c->held[c->word0[sh] + ((uint32_t)loc >> 6)] ^= (uint64_t)1 << (loc & 63);
+}
+
+/* batch b starts (or goes on): forget the misses of any other batch */
+static void to_batch(struct sb_cache_checker *c, int32_t b)
+{
+	int64_t i;
+	if (b == c->mbatch)
+		return;
+	for (i = 0; i < c->nmiss; i++)
+		c->missed[(uint32_t)c->mlist[i] >> 6] = 0;
+	c->nmiss = 0;
+	c->mbatch = b;
 }
 
 void sb_cache_check_contents(struct sb_cache_checker *c, int32_t sh, const int32_t *loc,
@@ -100,10 +145,10 @@ void sb_cache_check_contents(struct sb_cache_checker *c, int32_t sh, const int32
 		int32_t v = global_of(c, sh, loc[i]);
 		if (loc[i] < 0 || v < 0 || v >= c->s->g->n)
 			fail(c, "GPU %d: static content holds local id %d, not a node", sh, loc[i]);
-		else if (held(c, sh, v))
+		else if (held(c, sh, loc[i]))
 			fail(c, "GPU %d: static content holds node %d twice", sh, v);
 		else {
-			flip(c, sh, v);
+			flip(c, sh, loc[i]);
 			c->count[sh]++;
 		}
 	}
@@ -112,9 +157,10 @@ void sb_cache_check_contents(struct sb_cache_checker *c, int32_t sh, const int32
 void sb_cache_check_request(struct sb_cache_checker *c, int32_t b, int32_t m, int32_t w,
 			    int32_t v, int hit)
 {
-	int32_t sh = owner(c, m, w, v);
-	int h = held(c, sh, v);
+	int32_t loc, sh = owner(c, m, w, v, &loc);
+	int h = held(c, sh, loc);
 	c->req++;
+	to_batch(c, b);
 	if (hit && !h)
 		fail(c, "batch %d: GPU %d of machine %d: hit reported on node %d, which its "
 		     "owner GPU %d does not hold", b, w, m, v, sh);
@@ -132,38 +178,43 @@ void sb_cache_check_request(struct sb_cache_checker *c, int32_t b, int32_t m, in
 			c->miss_host++;
 		else
 			c->miss_remote++;
-		c->missed[v] = b + 1;
+		if (c->nmiss == c->mcap) {
+			c->mcap *= 2;
+			c->mlist = sb_xrealloc(c->mlist, (size_t)c->mcap * sizeof *c->mlist);
+		}
+		c->mlist[c->nmiss++] = v;
+		c->missed[(uint32_t)v >> 6] |= (uint64_t)1 << (v & 63);
 	}
 }
 
 void sb_cache_check_insert(struct sb_cache_checker *c, int32_t b, int32_t m, int32_t w,
 			   int32_t v, int32_t victim_local)
 {
-	int32_t sh = owner(c, m, w, v);
+	int32_t loc, sh = owner(c, m, w, v, &loc);
 	if (victim_local == SB_CACHE_BYPASS) {
 		c->byp++;
 		return;
 	}
-	if (c->missed[v] != b + 1) {
+	if (b != c->mbatch || !(c->missed[(uint32_t)v >> 6] >> (v & 63) & 1)) {
 		fail(c, "batch %d: node %d admitted on GPU %d without a miss in this batch", b, v, sh);
 		return;
 	}
-	if (held(c, sh, v)) {
+	if (held(c, sh, loc)) {
 		fail(c, "batch %d: node %d admitted on GPU %d, which holds it already", b, v, sh);
 		return;
 	}
 	if (victim_local != SB_CACHE_NO_VICTIM) {
 		int32_t x = victim_local < 0 ? -1 : global_of(c, sh, victim_local);
-		if (x < 0 || x >= c->s->g->n || !held(c, sh, x)) {
+		if (x < 0 || x >= c->s->g->n || !held(c, sh, victim_local)) {
 			fail(c, "batch %d: GPU %d evicts local id %d (node %d), which it does not "
 			     "hold", b, sh, victim_local, x);
 			return;
 		}
-		flip(c, sh, x);
+		flip(c, sh, victim_local);
 		c->count[sh]--;
 		c->evi++;
 	}
-	flip(c, sh, v);
+	flip(c, sh, loc);
 	c->ins++;
 	if (++c->count[sh] > c->s->capacity)
 		fail(c, "batch %d: GPU %d holds %lld nodes after admitting node %d, above its "

@@ -111,6 +111,9 @@ int sb_cache_graph_build(struct sb_cache_graph *g, int32_t n, sb_cache_edge_sour
 		rc = sb_err_set(err, SB_EXIT_RUN, "out of memory for a graph of %ld nodes", (long)n);
 		goto out;
 	}
+	/* both passes and the sampler read these at random */
+	sb_mem_huge(g->off, ((size_t)n + 1) * sizeof *g->off);
+	sb_mem_huge(b.cur, (size_t)n * sizeof *b.cur);
 	each(src, count_sink, &b);
 	for (v = 0; v < n; v++) {
 		g->off[v] = total;
@@ -130,6 +133,7 @@ int sb_cache_graph_build(struct sb_cache_graph *g, int32_t n, sb_cache_edge_sour
 				(long long)total);
 		goto out;
 	}
+	sb_mem_huge(g->adj, (size_t)total * sizeof *g->adj);
 	b.adj = g->adj;
 	each(src, fill_sink, &b);
 	/* sort and deduplicate each row, compacting leftwards in place */

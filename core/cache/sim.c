@@ -359,9 +359,14 @@ int sb_cache_policy_ns(const struct sb_cache_setup *s, const struct sb_cache_tra
 			t0 = sb_cpu_now();
 			for (i = start[sh]; i < start[sh + 1];) {
 				int64_t j, nm = 0, q;
-				for (j = i; j < start[sh + 1] && bat[j] == bat[i]; j++)
-					if (!p->lookup(ctx, req[j]))
-						miss[nm++] = req[j];
+				/* the miss list grows without a branch: hits
+				 * and misses alternate unpredictably, and a
+				 * mispredicted branch per request would cost
+				 * more than the lookup being timed */
+				for (j = i; j < start[sh + 1] && bat[j] == bat[i]; j++) {
+					miss[nm] = req[j];
+					nm += !p->lookup(ctx, req[j]);
+				}
 				for (q = 0; q < nm; q++)
 					p->insert(ctx, miss[q]);
 				i = j;

@@ -337,6 +337,69 @@ Test(cache, checker_rejects_broken_policies)
 	sb_cache_graph_release(&g);
 }
 
+
+/* Admissions straight through the checker's API: only a node that missed
+ * in the same batch may enter, on its owner GPU (k = 4: owner v mod 4,
+ * local id v / 4), and a victim must be held. */
+Test(cache, checker_admits_only_this_batchs_misses)
+{
+	struct sb_cache_graph g = rmat(8, 2);
+	struct sb_cache_setup s;
+	struct sb_cache_trace t = { 0 };
+	struct sb_cache_stats st = { 0 };
+	struct sb_cache_checker *c;
+	char why[512];
+	int32_t ntrain, *train = sb_cache_train_uniform(&g, 0.3, 2, &ntrain);
+	setup(&s, &g, 1, 4, 2, train, ntrain, 1, 2);
+
+	/* node 9 misses in batch 0 and enters GPU 1 (9 mod 4) in batch 0: fine;
+	 * node 13 (also GPU 1) evicts it in batch 1 */
+	c = sb_cache_checker_new(&s, 0);
+	sb_cache_check_request(c, 0, 0, 2, 9, 0);
+	sb_cache_check_insert(c, 0, 0, 2, 9, SB_CACHE_NO_VICTIM);
+	sb_cache_check_request(c, 1, 0, 3, 9, 1);
+	sb_cache_check_request(c, 1, 0, 3, 13, 0);
+	sb_cache_check_insert(c, 1, 0, 3, 13, 9 / 4);
+	sb_cache_check_request(c, 2, 0, 0, 13, 1);
+	st.requests = 4;
+	st.hit_peer = 2;
+	st.miss_host = 2;
+	st.inserts = 2;
+	st.evictions = 1;
+	t.nreq = 4;
+	cr_assert_eq(sb_cache_check_finish(c, &t, &st, why, sizeof why), 0, "%s", why);
+	sb_cache_checker_free(c);
+
+	/* a miss of batch 0 admitted after batch 1 began */
+	c = sb_cache_checker_new(&s, 0);
+	sb_cache_check_request(c, 0, 0, 0, 9, 0);
+	sb_cache_check_request(c, 1, 0, 0, 5, 0);
+	sb_cache_check_insert(c, 0, 0, 0, 9, SB_CACHE_NO_VICTIM);
+	cr_assert_eq(sb_cache_check_finish(c, &t, &st, why, sizeof why), 1);
+	cr_assert(strstr(why, "without a miss in this batch"), "%s", why);
+	sb_cache_checker_free(c);
+
+	/* a node that hit (or was never requested) admitted */
+	c = sb_cache_checker_new(&s, 0);
+	sb_cache_check_request(c, 0, 0, 0, 9, 0);
+	sb_cache_check_insert(c, 0, 0, 0, 10, SB_CACHE_NO_VICTIM);
+	cr_assert_eq(sb_cache_check_finish(c, &t, &st, why, sizeof why), 1);
+	cr_assert(strstr(why, "without a miss in this batch"), "%s", why);
+	sb_cache_checker_free(c);
+
+	/* a victim its GPU does not hold (13 is on GPU 1, 12 on GPU 0) */
+	c = sb_cache_checker_new(&s, 0);
+	sb_cache_check_request(c, 0, 0, 0, 12, 0);
+	sb_cache_check_insert(c, 0, 0, 0, 12, SB_CACHE_NO_VICTIM);
+	sb_cache_check_request(c, 1, 0, 0, 13, 0);
+	sb_cache_check_insert(c, 1, 0, 0, 13, 12 / 4);
+	cr_assert_eq(sb_cache_check_finish(c, &t, &st, why, sizeof why), 1);
+	cr_assert(strstr(why, "does not hold"), "%s", why);
+	sb_cache_checker_free(c);
+	sb_free(train);
+	sb_cache_graph_release(&g);
+}
+
 /* ------------------------------------------------------------------ */
 /* Optima                                                              */
 /* ------------------------------------------------------------------ */
