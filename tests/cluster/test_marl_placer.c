@@ -8,6 +8,7 @@
  * cluster it places like packed.
  */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 
 #include <math.h>
 #include <string.h>
@@ -122,7 +123,7 @@ Test(marl_placer, training_episodes_on_t1, .timeout = 300)
 	sb_marl_env_release(&e);
 }
 
-Test(marl_placer, no_weights_is_an_error, .exit_code = 2)
+Test(marl_placer, no_weights_is_an_error, .exit_code = 2, .init = cr_redirect_stderr)
 {
 	struct sb_marl_env e;
 	struct sb_err err;
