@@ -13,22 +13,41 @@
  * producers fixed, scored by boxing cost plus compute, users pin inputs.
  * Ours [O]: unpinned weights decided by their first consumer (OneFlow's
  * users usually pin them, which is what the fixed strategies do); ties go
- * to the first listed signature.
+ * to the first listed signature. Our model splits only evenly, so an input
+ * whose batch axis is not a multiple of the devices cannot be S(0) on
+ * every axis; greedy then lets it be B on the axes where it cannot split
+ * (OneFlow itself would split unevenly). The fixed data-parallel and ZeRO
+ * strategies have no such freedom and reject the graph (exit 2).
  *
  * Family: sbp (core/sbp/).
  */
 #include "sbp/sbp.h"
 
-static int allow(const struct sb_sbp_graph *g, int o, int s, const void *ctx)
+/* does signature s of op o split the output S(0) on every axis, or (when
+ * b_ok) S(0) or B on every axis? */
+static int data_sig(const struct sb_sbp_graph *g, int o, int s, int b_ok)
 {
 	int d;
+	for (d = 0; d < g->pl.ndim; d++) {
+		const struct sb_sbp *x = &g->op[o].sig[s].out.d[d];
+		if (!(x->kind == SB_SBP_S && x->axis == 0) && !(b_ok && x->kind == SB_SBP_B))
+			return 0;
+	}
+	return 1;
+}
+
+static int allow(const struct sb_sbp_graph *g, int o, int s, const void *ctx)
+{
+	int t;
 	(void)ctx;
 	if (g->op[o].kind != SB_OP_INPUT)
 		return 1;
-	for (d = 0; d < g->pl.ndim; d++)
-		if (g->op[o].sig[s].out.d[d].kind != SB_SBP_S || g->op[o].sig[s].out.d[d].axis != 0)
-			return 0;
-	return 1;
+	for (t = 0; t < g->op[o].nsig; t++)
+		if (data_sig(g, o, t, 0))
+			return data_sig(g, o, s, 0);
+	/* no S(0) on every axis (a batch smaller than, or not a multiple of,
+	 * the devices): the user keeps the input whole where it cannot split */
+	return data_sig(g, o, s, 1);
 }
 
 static int plan(const struct sb_sbp_graph *g, const struct sb_opts *o, int *sig,

@@ -32,7 +32,7 @@ static int plan(const struct sb_sbp_graph *g, const struct sb_opts *o, int *sig,
 	}
 	rc = sb_sbp_ilp(g, &io, sig, &res, err);
 	if (!rc && res.status != 0 && res.status != 1)
-		rc = sb_err_set(err, SB_EXIT_RUN, "ilp: no solution (%s)", sb_lp_status_name(res.status));
+		rc = sb_err_set(err, SB_EXIT_RUN, "no solution (%s)", sb_lp_status_name(res.status));
 	sb_free(start);
 	return rc;
 }

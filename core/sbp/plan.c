@@ -255,6 +255,12 @@ int sb_sbp_run(const struct sb_sbp_graph *g, const struct sb_sbp_planner *pl,
 		sig[k] = -1;
 	snprintf(who, sizeof who, "planner %s", pl->name);
 	rc = pl->plan(g, o, sig, err);
+	if (rc && err) {
+		/* name the planner once, whichever helper failed */
+		char msg[sizeof err->msg];
+		snprintf(msg, sizeof msg, "%s", err->msg);
+		sb_err_set(err, rc, "%s: %s", who, msg);
+	}
 	if (!rc)
 		rc = sb_sbp_plan_from(g, sig, who, net, plan, err);
 	sb_free(sig);
@@ -334,8 +340,29 @@ int sb_sbp_greedy(const struct sb_sbp_graph *g, sb_sbp_allow_fn allow, const voi
 	int i, o, s, k;
 	double sc;
 
-	for (o = 0; o < g->nop; o++)
+	for (o = 0; o < g->nop; o++) {
 		sig[o] = -1;
+		/* an op none of whose signatures the pins allow is outside the
+		 * planner's domain (a batch of 1 pinned to S(0) on 2 devices,
+		 * found by tests/sbp/fuzz_graph.c): bad input, not a failed run */
+		for (s = 0; s < g->op[o].nsig && !allowed(g, allow, ctx, o, s); s++)
+			;
+		if (s == g->op[o].nsig) {
+			const struct sb_sbp_op *op = &g->op[o];
+			char shape[96] = "", line[32] = "";
+			int n = 0, d;
+			for (d = 0; d < op->rank && n < (int)sizeof shape - 24; d++)
+				n += snprintf(shape + n, sizeof shape - (size_t)n, "%s%lld",
+					      d ? "x" : "", (long long)op->dim[d]);
+			if (op->line > 0)
+				snprintf(line, sizeof line, "line %d: ", op->line);
+			return sb_err_set(err, SB_EXIT_INPUT, "graph %s: %sop %s (%s): field 'shape': "
+					  "%s: no signature on %d devices fits the planner's pins (a "
+					  "split axis must be a multiple of the devices it is split "
+					  "over)", g->name, line, op->name, sb_sbp_opkind_name(op->kind),
+					  shape[0] ? shape : "scalar", g->pl.p);
+		}
+	}
 	for (i = 0; i < 2 * g->nop; i++) {
 		/* second round: sources no consumer decided */
 		int v = g->topo[i % g->nop], best = -1;
@@ -351,7 +378,7 @@ int sb_sbp_greedy(const struct sb_sbp_graph *g, sb_sbp_allow_fn allow, const voi
 				bc = c, best = s;
 		}
 		if (best < 0 || bc >= SB_SBP_INF)
-			return sb_err_set(err, SB_EXIT_RUN, "greedy: op %s has no allowed signature "
+			return sb_err_set(err, SB_EXIT_RUN, "op %s has no allowed signature "
 					  "with a supported boxing", g->op[v].name);
 		for (k = 0; k < g->op[v].nin; k++) {
 			int u = g->op[v].in[k];

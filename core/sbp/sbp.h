@@ -162,6 +162,7 @@ struct sb_sbp_op {
 	                        number of slices c */
 	int role;            /* enum sb_sbp_role */
 	int layer;           /* block index (-1: none), for reports */
+	int line;            /* line of a graph file (0: generated), for errors */
 	/* filled by sb_sbp_graph_finish: */
 	int nsig;
 	struct sb_sbp_sig *sig;

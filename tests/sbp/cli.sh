@@ -18,6 +18,13 @@ expect 2 "line 3" -- "$SB" eval sbp --graph "$tmp/bad-shape.txt" --p 2 --policy 
 # findings of the libFuzzer harness tests/sbp/fuzz_graph.c, minimised in
 # tests/sbp/fuzz/regress/: a second loop= on a line leaked the first name
 expect 2 "loop-twice.txt': line 1: field 'loop': given twice" -- "$SB" eval sbp --graph tests/sbp/fuzz/regress/loop-twice.txt --p 2 --policy greedy
+# ... and a batch of 1 on 2 devices: greedy pinned the input to S(0), which
+# cannot split it, and failed as a run; greedy now keeps the input whole (B)
+# where it cannot split, and the fixed strategies reject it as bad input
+expect 0 "valid: yes" -- "$SB" eval sbp --graph tests/sbp/fuzz/regress/batch-one.txt --p 2 --policy greedy
+expect 0 "valid: yes" -- "$SB" eval sbp --graph tests/sbp/fuzz/regress/batch-one.txt --hierarchy 2x2 --policy greedy
+expect 2 "batch-one: line 1: op x (input): field 'shape': 1: no signature on 2 devices" -- "$SB" eval sbp --graph tests/sbp/fuzz/regress/batch-one.txt --p 2 --policy data-parallel
+expect 2 "planner zero: .*line 1: op x" -- "$SB" eval sbp --graph tests/sbp/fuzz/regress/batch-one.txt --hierarchy 2x2 --policy zero
 expect 2 "cycle" -- "$SB" eval sbp --model gpt --layers 1 --tokens 1024 --hidden 256 --p 2 --policy tree-dp
 expect 2 "pieces" -- "$SB" run sbp_quota --quick --set pieces=5
 # sb adversary sbp: the search against the proven ILP optimum on small

@@ -378,6 +378,7 @@ int sb_sbp_load_graph(struct sb_sbp_graph *g, const char *path, const struct sb_
 			SB_ASSERT(lineno);
 		}
 		lineno[o] = f.lineno;
+		g->op[o].line = f.lineno;
 		loop[o] = NULL;
 		(void)cap;
 		for (k = 4; k < nf && !rc; k++) {
