@@ -56,10 +56,13 @@ static const struct command commands[] = {
 	  "Prints DATASET of a results file as whitespace-separated columns with a\n"
 	  "header line, only the rows matching every --where; --exact prints doubles\n"
 	  "in hexadecimal (%a), for bit-for-bit comparisons.\n" },
-	{ "show", "FILE", "provenance and summary of a results file",
+	{ "show", "FILE | --attr KEY[,KEY]... FILE...", "provenance and summary of a results file",
 	  "Prints the root attributes (version, git revision, command line,\n"
 	  "configuration, seed, library versions, input files with sha256) and the\n"
-	  "datasets with their row counts.\n" },
+	  "datasets with their row counts. With --attr, prints only the named root\n"
+	  "attributes of each FILE, one line per file: the file, then each value\n"
+	  "('-' when absent), tab-separated, newlines in a value as spaces; it reads\n"
+	  "no dataset, so scripts ask many files in one call.\n" },
 	{ "eval", "FAMILY --policy NAME [inputs] [--bound] [--seed N] [--set key=value]... "
 	  "[--schedule-out FILE]", "run one policy on your own instance",
 	  "Runs one policy on one instance, checks the result with the family's\n"
@@ -534,6 +537,51 @@ static int cmp_strp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* sb show --attr KEYS FILE...: the named root attributes, one line a file */
+static int show_attrs(const char *keys, int nfile, char **files)
+{
+	int f, rc = 0;
+	for (f = 0; f < nfile; f++) {
+		struct sb_attrs at;
+		struct sb_err err = { 0, "" };
+		const char *k = keys;
+		int r = sb_h5_read_attrs(files[f], &at, &err);
+		if (r) {
+			/* the other files still answer; the exit code tells */
+			sb_err_print(&err);
+			rc = rc ? rc : r;
+			continue;
+		}
+		fputs(files[f], stdout);
+		while (*k) {
+			size_t len = strcspn(k, ",");
+			int i, found = 0;
+			for (i = 0; i < at.n && !found; i++) {
+				const struct sb_attr *a = &at.a[i];
+				if (strlen(a->key) != len || strncmp(a->key, k, len))
+					continue;
+				found = 1;
+				putchar('\t');
+				if (a->type == SB_ATTR_STR) {
+					const char *c;
+					for (c = a->s; *c; c++)
+						putchar(*c == '\n' || *c == '\t' ? ' ' : *c);
+				} else if (a->type == SB_ATTR_INT) {
+					printf("%lld", (long long)a->i);
+				} else {
+					printf("%.17g", a->d);
+				}
+			}
+			if (!found)
+				fputs("\t-", stdout);
+			k += len + (k[len] == ',');
+		}
+		putchar('\n');
+		sb_attrs_release(&at);
+	}
+	return rc;
+}
+
 static int cmd_show(int argc, char **argv)
 {
 	struct sb_attrs at;
@@ -541,8 +589,16 @@ static int cmd_show(int argc, char **argv)
 	char names[16][64];
 	int n, i, k, rc;
 
+	if (argc >= 2 && !strcmp(argv[1], "--attr")) {
+		if (argc < 4 || !argv[2][0] || argv[2][0] == ',')
+			return bad_usage("%s", "show --attr needs KEY[,KEY]... and at least one file");
+		return show_attrs(argv[2], argc - 3, argv + 3);
+	}
 	if (argc < 2)
 		return bad_usage("%s", "show needs a results file");
+	if (argc > 2)
+		return bad_usage("show takes one results file (or --attr KEYS FILE...), got '%s'",
+				 argv[2]);
 	rc = sb_h5_read_attrs(argv[1], &at, &err);
 	if (rc) {
 		sb_err_print(&err);

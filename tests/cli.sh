@@ -67,6 +67,12 @@ if "$SB" run dag_density --quick --seed 7 --jobs 1 --out "$tmp/a.h5" 2>"$tmp/e1"
 	printf 'id\tpaper\tclaim\tsource\tfile\tcheck\nq-3\tt\tbad\tO\ta.h5\tmean(makespan |\n' > "$tmp/claims2.tsv"
 	expect 2 "line 2: field 'check'" -- "$SB" verify-claims --claims "$tmp/claims2.tsv" --results "$tmp"
 	expect 0 "git_sha" -- "$SB" show "$tmp/a.h5"
+	# --attr: root attributes of many files in one call, '-' when absent,
+	# and the other files still answer when one cannot be read
+	expect 0 "a.h5	1	-$" -- "$SB" show --attr quick,nosuch "$tmp/a.h5"
+	expect 2 "cannot open results" -- "$SB" show --attr seed "$tmp/missing.h5" "$tmp/a.h5"
+	grep -q "a.h5	7$" "$tmp/out" && ok || bad "show --attr stopped at an unreadable file"
+	expect 2 "needs KEY" -- "$SB" show --attr "$tmp/a.h5"
 	expect 0 "makespan" -- "$SB" export "$tmp/a.h5" summary
 else
 	bad "quick run failed: $(cat "$tmp/e1" "$tmp/e2" 2>/dev/null | tail -3)"
