@@ -342,8 +342,14 @@ int sb_h5_read_table(const char *path, const char *dataset, struct sb_table *t,
 	mty = compound_of(t, &strty);
 	sp = H5Dget_space(ds);
 	nrow = H5Sget_simple_extent_npoints(sp);
-	for (i = 0; i < nrow; i++)
-		sb_table_add(t);
+	if (nrow < 0) {
+		rc = sb_err_set(err, SB_EXIT_RUN, "cannot read the size of dataset '%s' of '%s'",
+				dataset, path);
+		sb_table_release(t);
+		goto out;
+	}
+	/* H5Dread writes every byte of every row */
+	sb_table_alloc_rows(t, (size_t)nrow);
 	if (nrow > 0 && H5Dread(ds, mty, H5S_ALL, H5S_ALL, H5P_DEFAULT, t->data) < 0) {
 		rc = sb_err_set(err, SB_EXIT_RUN, "cannot read dataset '%s' of '%s'",
 				dataset, path);

@@ -54,6 +54,17 @@ size_t sb_table_add(struct sb_table *t)
 	return t->nrow++;
 }
 
+void sb_table_alloc_rows(struct sb_table *t, size_t n)
+{
+	SB_ASSERT(t->nrow == 0);
+	if (n == 0)
+		return;
+	/* zeroed by calloc: fresh pages from the kernel cost no memset */
+	sb_free(t->data);
+	t->data = sb_xcalloc(n, t->rowsize);
+	t->cap = t->nrow = n;
+}
+
 int sb_table_col(const struct sb_table *t, const char *name)
 {
 	int i;

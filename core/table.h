@@ -33,6 +33,9 @@ void sb_table_release(struct sb_table *t);
 void sb_table_clear(struct sb_table *t);
 /* Append a zeroed row (doubles NAN, strings empty); returns its index. */
 size_t sb_table_add(struct sb_table *t);
+/* Give an empty table n rows of zero bytes in one allocation, for a reader
+ * that fills every byte itself (sb_h5_read_table): no per-row NAN fill. */
+void sb_table_alloc_rows(struct sb_table *t, size_t n);
 int sb_table_col(const struct sb_table *t, const char *name); /* -1 if none */
 void sb_table_set_int(struct sb_table *t, size_t row, const char *col, int64_t v);
 void sb_table_set_dbl(struct sb_table *t, size_t row, const char *col, double v);

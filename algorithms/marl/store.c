@@ -7,8 +7,10 @@
 #include "algorithms/marl/store.h"
 #include "h5.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -41,11 +43,62 @@ void sb_marl_store_put(struct sb_table *t, const char *variant, const char *inpu
 	sb_free(w);
 }
 
+/*
+ * The weights of every variant sit in one results file of about 300,000
+ * rows; an experiment probes and loads several variants, and each read
+ * used to decode the whole table (most of a QUICK marl experiment's time).
+ * The last file read stays in memory while its identity (device, inode,
+ * size, modification time) is unchanged. Owned here; a worker process
+ * gets its own copy.
+ */
+static struct {
+	char path[1024];
+	struct stat st;
+	struct sb_table t;
+	struct sb_col *cols;
+	int ok;
+} cache;
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* the points of path, read once while the file is unchanged; the table
+ * belongs to the cache */
+static int read_points(const char *path, const struct sb_table **t, struct sb_err *err)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': %s", path,
+				  strerror(errno));
+	if (!cache.ok || strcmp(cache.path, path) || !same_file(&cache.st, &st)) {
+		if (cache.ok) {
+			sb_table_release(&cache.t);
+			sb_h5_cols_free(cache.cols);
+			cache.cols = NULL;
+			cache.ok = 0;
+		}
+		if (strlen(path) >= sizeof cache.path)
+			return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': path too long",
+					  path);
+		memset(&cache.t, 0, sizeof cache.t);
+		if (sb_h5_read_table(path, "points", &cache.t, &cache.cols, err))
+			return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': %s", path,
+					  err->msg);
+		snprintf(cache.path, sizeof cache.path, "%s", path);
+		cache.st = st;
+		cache.ok = 1;
+	}
+	*t = &cache.t;
+	return 0;
+}
+
 int sb_marl_store_load(const char *path, const char *variant, const char *want,
 		       struct sb_marl_net **out, struct sb_err *err)
 {
-	struct sb_table t;
-	struct sb_col *cols = NULL;
+	const struct sb_table *t;
 	struct sb_marl_net *net = NULL;
 	unsigned char *seen = NULL;
 	double *w = NULL;
@@ -54,26 +107,25 @@ int sb_marl_store_load(const char *path, const char *variant, const char *want,
 	char hash[SB_MARL_HASH_LEN] = "";
 
 	*out = NULL;
-	memset(&t, 0, sizeof t);
-	if ((rc = sb_h5_read_table(path, "points", &t, &cols, err)))
-		return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': %s", path, err->msg);
+	if ((rc = read_points(path, &t, err)))
+		return rc;
 	for (k = 0; sb_marl_store_cols[k]; k++)
-		if ((col[k] = sb_table_col(&t, sb_marl_store_cols[k])) < 0) {
+		if ((col[k] = sb_table_col(t, sb_marl_store_cols[k])) < 0) {
 			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': dataset 'points' "
 					"has no column '%s' (not a marl training result)", path,
 					sb_marl_store_cols[k]);
 			goto out;
 		}
-	for (r = 0; r < t.nrow; r++) {
+	for (r = 0; r < t->nrow; r++) {
 		int64_t a, c, s, p;
 		double v;
 
-		if (strcmp(sb_table_get_str(&t, r, col[0]), "weights") ||
-		    strcmp(sb_table_get_str(&t, r, col[1]), variant))
+		if (strcmp(sb_table_get_str(t, r, col[0]), "weights") ||
+		    strcmp(sb_table_get_str(t, r, col[1]), variant))
 			continue;
-		a = sb_table_get_int(&t, r, col[3]);
-		c = sb_table_get_int(&t, r, col[4]);
-		s = sb_table_get_int(&t, r, col[5]);
+		a = sb_table_get_int(t, r, col[3]);
+		c = sb_table_get_int(t, r, col[4]);
+		s = sb_table_get_int(t, r, col[5]);
 		if (!net) {
 			struct sb_err e2;
 			if ((a != SB_MARL_ARCH_GNN && a != SB_MARL_ARCH_FLAT) ||
@@ -88,7 +140,7 @@ int sb_marl_store_load(const char *path, const char *variant, const char *want,
 			arch = (int)a;
 			ncritic = (int)c;
 			nserv = (int)s;
-			snprintf(hash, sizeof hash, "%s", sb_table_get_str(&t, r, col[2]));
+			snprintf(hash, sizeof hash, "%s", sb_table_get_str(t, r, col[2]));
 			net = sb_marl_net_new(arch, ncritic, nserv, &e2);
 			if (!net) {
 				rc = sb_err_set(err, SB_EXIT_RUN, "%s", e2.msg);
@@ -99,15 +151,15 @@ int sb_marl_store_load(const char *path, const char *variant, const char *want,
 			seen = SB_NEW(unsigned char, np);
 		}
 		if (a != arch || c != ncritic || s != nserv ||
-		    strcmp(sb_table_get_str(&t, r, col[2]), hash)) {
+		    strcmp(sb_table_get_str(t, r, col[2]), hash)) {
 			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': row %zu: field "
 					"'%s': differs from the variant's first row", path, r,
 					a != arch ? "arch" : c != ncritic ? "ncritic" :
 					s != nserv ? "nserv" : "inputs");
 			goto out;
 		}
-		p = sb_table_get_int(&t, r, col[6]);
-		v = sb_table_get_dbl(&t, r, col[7]);
+		p = sb_table_get_int(t, r, col[6]);
+		v = sb_table_get_dbl(t, r, col[7]);
 		if (p < 0 || (size_t)p >= np || seen[p]) {
 			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': row %zu: field "
 					"'param': %lld %s (the network has %zu)", path, r,
@@ -148,41 +200,35 @@ out:
 	sb_marl_net_free(net);
 	sb_free(w);
 	sb_free(seen);
-	sb_table_release(&t);
-	sb_h5_cols_free(cols);
 	return rc;
 }
 
 int sb_marl_store_probe(const char *path, const char *variant, char hash[SB_MARL_HASH_LEN],
 			struct sb_err *err)
 {
-	struct sb_table t;
-	struct sb_col *cols = NULL;
+	const struct sb_table *t;
 	int col[3], k, rc = 1;
 	size_t r;
 
 	hash[0] = 0;
 	if (access(path, F_OK) != 0)
 		return 1;
-	memset(&t, 0, sizeof t);
-	if (sb_h5_read_table(path, "points", &t, &cols, err))
-		return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': %s", path, err->msg);
+	if ((k = read_points(path, &t, err)))
+		return k;
 	for (k = 0; k < 3; k++)
-		if ((col[k] = sb_table_col(&t, sb_marl_store_cols[k])) < 0) {
+		if ((col[k] = sb_table_col(t, sb_marl_store_cols[k])) < 0) {
 			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': dataset 'points' "
 					"has no column '%s' (not a marl training result)", path,
 					sb_marl_store_cols[k]);
 			goto out;
 		}
-	for (r = 0; r < t.nrow; r++)
-		if (!strcmp(sb_table_get_str(&t, r, col[0]), "weights") &&
-		    !strcmp(sb_table_get_str(&t, r, col[1]), variant)) {
-			snprintf(hash, SB_MARL_HASH_LEN, "%s", sb_table_get_str(&t, r, col[2]));
+	for (r = 0; r < t->nrow; r++)
+		if (!strcmp(sb_table_get_str(t, r, col[0]), "weights") &&
+		    !strcmp(sb_table_get_str(t, r, col[1]), variant)) {
+			snprintf(hash, SB_MARL_HASH_LEN, "%s", sb_table_get_str(t, r, col[2]));
 			rc = 0;
 			break;
 		}
 out:
-	sb_table_release(&t);
-	sb_h5_cols_free(cols);
 	return rc;
 }
