@@ -92,6 +92,9 @@ long sb_peak_rss_kib(void);
 
 /* FNV-1a 64-bit hash of a string (used to derive per-name RNG purposes). */
 uint64_t sb_hash_str(const char *s);
+/* FNV-1a over n bytes, continuing from h (start: SB_HASH_INIT). */
+#define SB_HASH_INIT 1469598103934665603ULL
+uint64_t sb_hash_bytes(uint64_t h, const void *p, size_t n);
 
 /* sha256 of a file as 64 lowercase hex chars + NUL into out[65];
  * returns 0 or SB_EXIT_INPUT with err filled. */

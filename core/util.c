@@ -197,6 +197,17 @@ long sb_peak_rss_kib(void)
 	return ru.ru_maxrss;
 }
 
+uint64_t sb_hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	size_t i;
+	for (i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
 uint64_t sb_hash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ULL;
