@@ -238,7 +238,9 @@ static void solve_row(const struct pd *d, const struct level *v, int r, struct c
 				for (q = 1; q <= m; q++) {
 					const struct cell *prev = &row[k * nw + m - q];
 					double pt;
-					if (lastq[q] == INFINITY || prev->t == INFINITY)
+					/* the candidate is max(prev, last), taken only when
+					 * below best: skip before the memory test */
+					if (!(lastq[q] < best->t) || !(prev->t < best->t))
 						continue;
 					if (v->memcap > 0 &&
 					    (act + P) * ceil_ratio(nw - (m + 1), q) > v->memcap)
