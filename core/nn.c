@@ -190,42 +190,53 @@ typedef double sb_v4 __attribute__((vector_size(32)));
 #define V4_LOAD(v, p) memcpy(&(v), (p), sizeof(sb_v4))
 #define V4_STORE(p, v) memcpy((p), &(v), sizeof(sb_v4))
 #define V4_SPLAT(x) ((sb_v4){ (x), (x), (x), (x) })
+/* A 4 x 8 block of partial sums in a0/a1 .. d0/d1: rows (or inputs) p0..p3
+ * at column o; one step adds x_k times the two vectors e0/e1 to row k. */
+#define ACC8_DECL sb_v4 a0, a1, b0, b1, c0, c1, d0, d1
+#define ACC8_LOAD(p0, p1, p2, p3, o) do { \
+	V4_LOAD(a0, (p0) + (o)); V4_LOAD(a1, (p0) + (o) + 4); \
+	V4_LOAD(b0, (p1) + (o)); V4_LOAD(b1, (p1) + (o) + 4); \
+	V4_LOAD(c0, (p2) + (o)); V4_LOAD(c1, (p2) + (o) + 4); \
+	V4_LOAD(d0, (p3) + (o)); V4_LOAD(d1, (p3) + (o) + 4); } while (0)
+#define ACC8_STORE(p0, p1, p2, p3, o) do { \
+	V4_STORE((p0) + (o), a0); V4_STORE((p0) + (o) + 4, a1); \
+	V4_STORE((p1) + (o), b0); V4_STORE((p1) + (o) + 4, b1); \
+	V4_STORE((p2) + (o), c0); V4_STORE((p2) + (o) + 4, c1); \
+	V4_STORE((p3) + (o), d0); V4_STORE((p3) + (o) + 4, d1); } while (0)
+#define ACC8_STEP(x0, x1, x2, x3, e0, e1) do { sb_v4 s_; \
+	s_ = V4_SPLAT(x0); a0 += s_ * (e0); a1 += s_ * (e1); \
+	s_ = V4_SPLAT(x1); b0 += s_ * (e0); b1 += s_ * (e1); \
+	s_ = V4_SPLAT(x2); c0 += s_ * (e0); c1 += s_ * (e1); \
+	s_ = V4_SPLAT(x3); d0 += s_ * (e0); d1 += s_ * (e1); } while (0)
 #define SB_NN_VEC 1
+#define SB_NN_INLINE static inline __attribute__((always_inline))
 #else
 #define SB_NN_VEC 0
+#define SB_NN_INLINE static inline
 #endif
-#define SB_NN_INLINE static inline __attribute__((always_inline))
 
 /* Y[r][o] += sum over i = 0..in-1, in that order, of X[r][i] W[i][o], for
  * rows rows (Y rows x out and W in x out row-major, X rows x in). */
 SB_NN_INLINE void kern_xw(int rows, int in, int out, const double *X, const double *W,
 			  double *Y)
 {
-	int r = 0, o, i, k;
+	int r = 0, o, i;
 
 #if SB_NN_VEC
 	for (; r + 4 <= rows; r += 4) {
+		int k;
 		const double *x0 = X + (size_t)r * in, *x1 = x0 + in, *x2 = x1 + in, *x3 = x2 + in;
 		double *y0 = Y + (size_t)r * out, *y1 = y0 + out, *y2 = y1 + out, *y3 = y2 + out;
 		for (o = 0; o + 8 <= out; o += 8) {
-			sb_v4 a0, a1, b0, b1, c0, c1, d0, d1;
-			V4_LOAD(a0, y0 + o); V4_LOAD(a1, y0 + o + 4);
-			V4_LOAD(b0, y1 + o); V4_LOAD(b1, y1 + o + 4);
-			V4_LOAD(c0, y2 + o); V4_LOAD(c1, y2 + o + 4);
-			V4_LOAD(d0, y3 + o); V4_LOAD(d1, y3 + o + 4);
+			ACC8_DECL;
+			ACC8_LOAD(y0, y1, y2, y3, o);
 			for (i = 0; i < in; i++) {
-				sb_v4 w0, w1, s;
+				sb_v4 w0, w1;
 				V4_LOAD(w0, W + (size_t)i * out + o);
 				V4_LOAD(w1, W + (size_t)i * out + o + 4);
-				s = V4_SPLAT(x0[i]); a0 += s * w0; a1 += s * w1;
-				s = V4_SPLAT(x1[i]); b0 += s * w0; b1 += s * w1;
-				s = V4_SPLAT(x2[i]); c0 += s * w0; c1 += s * w1;
-				s = V4_SPLAT(x3[i]); d0 += s * w0; d1 += s * w1;
+				ACC8_STEP(x0[i], x1[i], x2[i], x3[i], w0, w1);
 			}
-			V4_STORE(y0 + o, a0); V4_STORE(y0 + o + 4, a1);
-			V4_STORE(y1 + o, b0); V4_STORE(y1 + o + 4, b1);
-			V4_STORE(y2 + o, c0); V4_STORE(y2 + o + 4, c1);
-			V4_STORE(y3 + o, d0); V4_STORE(y3 + o + 4, d1);
+			ACC8_STORE(y0, y1, y2, y3, o);
 		}
 		for (; o < out; o++)
 			for (k = 0; k < 4; k++) {
@@ -260,26 +271,17 @@ SB_NN_INLINE void kern_xtd(int n, const int *list, int in, int out, const double
 	for (; i + 4 <= in; i += 4) {
 		double *g0 = G + (size_t)i * out, *g1 = g0 + out, *g2 = g1 + out, *g3 = g2 + out;
 		for (o = 0; o + 8 <= out; o += 8) {
-			sb_v4 a0, a1, b0, b1, c0, c1, d0, d1;
-			V4_LOAD(a0, g0 + o); V4_LOAD(a1, g0 + o + 4);
-			V4_LOAD(b0, g1 + o); V4_LOAD(b1, g1 + o + 4);
-			V4_LOAD(c0, g2 + o); V4_LOAD(c1, g2 + o + 4);
-			V4_LOAD(d0, g3 + o); V4_LOAD(d1, g3 + o + 4);
+			ACC8_DECL;
+			ACC8_LOAD(g0, g1, g2, g3, o);
 			for (j = 0; j < n; j++) {
 				const double *xr = X + (size_t)list[j] * in + i;
 				const double *dr = D + (size_t)list[j] * out + o;
-				sb_v4 e0, e1, s;
+				sb_v4 e0, e1;
 				V4_LOAD(e0, dr);
 				V4_LOAD(e1, dr + 4);
-				s = V4_SPLAT(xr[0]); a0 += s * e0; a1 += s * e1;
-				s = V4_SPLAT(xr[1]); b0 += s * e0; b1 += s * e1;
-				s = V4_SPLAT(xr[2]); c0 += s * e0; c1 += s * e1;
-				s = V4_SPLAT(xr[3]); d0 += s * e0; d1 += s * e1;
+				ACC8_STEP(xr[0], xr[1], xr[2], xr[3], e0, e1);
 			}
-			V4_STORE(g0 + o, a0); V4_STORE(g0 + o + 4, a1);
-			V4_STORE(g1 + o, b0); V4_STORE(g1 + o + 4, b1);
-			V4_STORE(g2 + o, c0); V4_STORE(g2 + o + 4, c1);
-			V4_STORE(g3 + o, d0); V4_STORE(g3 + o + 4, d1);
+			ACC8_STORE(g0, g1, g2, g3, o);
 		}
 		for (; o < out; o++) {
 			double a[4];
