@@ -18,8 +18,9 @@
  *     seed on any machine with IEEE doubles and the same compiler flags;
  *   - initialisation draws from a caller's PCG stream (core/rng.h): He
  *     uniform for ReLU layers, Glorot uniform otherwise, biases zero;
- *   - single-threaded and no BLAS: at these sizes the loops are not the
- *     bottleneck, and one summation order keeps results reproducible.
+ *   - single-threaded and no BLAS: a BLAS dgemm blocks its sums (and uses
+ *     FMA), which would change the bits; the kernel's own blocked loops
+ *     (nn.c) keep each sum's order and its partial sums in registers.
  *
  * Use: sb_nn_new, sb_nn_init, then per step sb_nn_zero_grad,
  * sb_nn_forward (a batch of rows), a loss or a caller's dL/d(output),
@@ -57,6 +58,7 @@ struct sb_nn {
 	double **a;           /* a[0] input copy, a[l + 1] output of layer l */
 	double *d0, *d1;      /* deltas, cap * max width each */
 	double *wt;           /* one layer's weights transposed (largest layer) */
+	int *live;            /* backward: the rows with a nonzero delta (cap) */
 	int maxw;
 };
 

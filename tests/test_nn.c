@@ -3,8 +3,8 @@
  * gradients against central finite differences on random small nets
  * (relative error <= 1e-6), the softmax and loss gradients, Adam against
  * its formula, a tiny regression and a tiny classification trained to a
- * set loss, bit-identical weights for a seed, bad sizes and failed
- * allocations.
+ * set loss, bit-identical weights for a seed, the blocked kernels against
+ * the plain loops bit for bit, bad sizes and failed allocations.
  */
 #include <criterion/criterion.h>
 
@@ -368,6 +368,131 @@ Test(nn, bit_identical_for_a_seed)
 	cr_assert_leq(na, 512);
 	cr_assert_eq(memcmp(a, b, na * sizeof *a), 0, "same seed, different weights");
 	cr_assert_neq(memcmp(a, c, na * sizeof *a), 0, "different seeds, same weights");
+}
+
+/* The plain per-row loops the blocked kernels of nn.c replaced (one sum
+ * per output, its terms in input order, zero inputs and zero deltas
+ * skipped): forward into y (rows x out per layer, concatenated), then
+ * backward of dout into g and dx. */
+static void ref_pass(const struct sb_nn *nn, const double *x, int rows, const double *dout,
+		     double **a, double *g, double *dx)
+{
+	int l, r, i, o, L = nn->nlayers;
+	double *d = NULL, *dn;
+
+	memcpy(a[0], x, (size_t)rows * nn->size[0] * sizeof *x);
+	for (l = 0; l < L; l++) {
+		int in = nn->size[l], out = nn->size[l + 1];
+		const double *w = nn->w + nn->off[l], *b = w + (size_t)in * out;
+		for (r = 0; r < rows; r++) {
+			double *y = a[l + 1] + (size_t)r * out;
+			memcpy(y, b, (size_t)out * sizeof *y);
+			for (i = 0; i < in; i++)
+				if (a[l][(size_t)r * in + i] != 0.0)
+					for (o = 0; o < out; o++)
+						y[o] += a[l][(size_t)r * in + i] * w[(size_t)i * out + o];
+			for (o = 0; o < out; o++)
+				if (nn->act[l] == SB_NN_RELU)
+					y[o] = y[o] > 0 ? y[o] : 0;
+				else if (nn->act[l] == SB_NN_TANH)
+					y[o] = tanh(y[o]);
+		}
+	}
+	d = sb_xcalloc((size_t)rows * 64, sizeof *d);
+	dn = sb_xcalloc((size_t)rows * 64, sizeof *dn);
+	memcpy(d, dout, (size_t)rows * nn->size[L] * sizeof *d);
+	for (l = L - 1; l >= 0; l--) {
+		int in = nn->size[l], out = nn->size[l + 1], nz;
+		const double *w = nn->w + nn->off[l];
+		double *gw = g + nn->off[l], *gb = gw + (size_t)in * out, *t;
+		for (r = 0; r < rows; r++) {
+			const double *y = a[l + 1] + (size_t)r * out;
+			double *dr = d + (size_t)r * out, *dxr = (l > 0 ? dn : dx) + (size_t)r * in;
+			for (o = nz = 0; o < out; o++) {
+				if (nn->act[l] == SB_NN_RELU && y[o] <= 0)
+					dr[o] = 0;
+				else if (nn->act[l] == SB_NN_TANH)
+					dr[o] *= 1.0 - y[o] * y[o];
+				nz |= dr[o] != 0;
+			}
+			if (nz) {
+				for (o = 0; o < out; o++)
+					gb[o] += dr[o];
+				for (i = 0; i < in; i++)
+					if (a[l][(size_t)r * in + i] != 0.0)
+						for (o = 0; o < out; o++)
+							gw[(size_t)i * out + o] +=
+								a[l][(size_t)r * in + i] * dr[o];
+			}
+			memset(dxr, 0, (size_t)in * sizeof *dxr);
+			for (o = 0; o < out; o++)
+				if (dr[o] != 0.0)
+					for (i = 0; i < in; i++)
+						dxr[i] += w[(size_t)i * out + o] * dr[o];
+		}
+		t = d;
+		d = dn;
+		dn = t;
+	}
+	sb_free(d);
+	sb_free(dn);
+}
+
+Test(nn, blocked_kernels_match_the_plain_loops_bit_for_bit)
+{
+	/* widths around the kernels' blocks (4 rows or inputs, 8 outputs) and
+	 * their remainders; ReLU nets give zero inputs and all-zero deltas */
+	static const int shapes[][4] = { { 3, 32, 32, 16 }, { 9, 32, 32, 64 }, { 5, 7, 13, 1 },
+					 { 1, 8, 4, 3 }, { 12, 33, 9, 17 } };
+	static const int rowsv[] = { 1, 3, 4, 7, 29 };
+	enum sb_nn_act acts[3][3] = { { SB_NN_RELU, SB_NN_RELU, SB_NN_LINEAR },
+				      { SB_NN_TANH, SB_NN_RELU, SB_NN_TANH },
+				      { SB_NN_RELU, SB_NN_LINEAR, SB_NN_RELU } };
+	int s, k, ri, checked = 0;
+
+	for (s = 0; s < 5; s++)
+		for (k = 0; k < 3; k++)
+			for (ri = 0; ri < 5; ri++) {
+				int rows = rowsv[ri], l, in = shapes[s][0], out = shapes[s][3];
+				struct sb_nn *nn = mk(3, shapes[s], acts[k], 100 + s * 10 + k);
+				struct sb_rng r = sb_rng_stream(7, s, k * 10 + ri, SB_RNG_TEST);
+				double *x = sb_xcalloc((size_t)rows * in, sizeof *x);
+				double *dout = sb_xcalloc((size_t)rows * out, sizeof *dout);
+				double *dx = sb_xcalloc((size_t)rows * in, sizeof *dx);
+				double *dx2 = sb_xcalloc((size_t)rows * in, sizeof *dx2);
+				double *g = sb_xcalloc(nn->nparams, sizeof *g), *a[4];
+				const double *y;
+				int e;
+				for (e = 0; e < rows * in; e++)
+					x[e] = sb_rng_uniform(&r) < 0.3 ? 0 : 2 * sb_rng_uniform(&r) - 1;
+				for (e = 0; e < rows * out; e++)
+					/* whole rows of zero deltas, as unreached states give */
+					dout[e] = (e / out) % 3 == 1 ? 0 : 2 * sb_rng_uniform(&r) - 1;
+				for (l = 0; l < 4; l++)
+					a[l] = sb_xcalloc((size_t)rows * 64, sizeof *a[l]);
+				ref_pass(nn, x, rows, dout, a, g, dx);
+				y = sb_nn_forward(nn, x, rows);
+				cr_assert_eq(memcmp(y, a[3], (size_t)rows * out * sizeof *y), 0,
+					     "forward differs (shape %d, acts %d, rows %d)", s, k, rows);
+				sb_nn_zero_grad(nn);
+				sb_nn_backward(nn, dout, dx2);
+				cr_assert_eq(memcmp(nn->g, g, nn->nparams * sizeof *g), 0,
+					     "weight gradient differs (shape %d, acts %d, rows %d)",
+					     s, k, rows);
+				cr_assert_eq(memcmp(dx, dx2, (size_t)rows * in * sizeof *dx), 0,
+					     "input gradient differs (shape %d, acts %d, rows %d)",
+					     s, k, rows);
+				checked++;
+				for (l = 0; l < 4; l++)
+					sb_free(a[l]);
+				sb_free(x);
+				sb_free(dout);
+				sb_free(dx);
+				sb_free(dx2);
+				sb_free(g);
+				sb_nn_free(nn);
+			}
+	cr_assert_eq(checked, 75);
 }
 
 /* -------------------------------------------------------- bad input, OOM */

@@ -64,6 +64,17 @@ void sb_advlearn_out_release(struct sb_advlearn_out *out)
 
 /* ------------------------------------------------------ the DP pieces */
 
+/* The price levels at which a buyer of per-unit value v buys: the grid
+ * is increasing, so they are the first take_levels(g, v). */
+static int take_levels(const struct sb_online_game *g, double v)
+{
+	int a = 0;
+
+	while (a < g->M && g->price[a] <= v)
+		a++;
+	return a;
+}
+
 /* E[ALG] of table prob on `in`; with G != NULL also adds w dE[ALG]/dpi to
  * G (same layout as prob). V is (T + 1) (C + 1) scratch, rho likewise. */
 static double table_value(const struct sb_online_game *g, const double *prob,
@@ -77,13 +88,14 @@ static double table_value(const struct sb_online_game *g, const double *prob,
 	for (t = T - 1; t >= 0; t--) {
 		const double *nx = V + (size_t)(t + 1) * W;
 		double *cur = V + (size_t)t * W, v = in->v[t], gain = v * in->d[t];
-		int d = in->d[t];
-		for (c = 0; c <= C; c++) {
+		int d = in->d[t], kv = take_levels(g, v);
+		for (c = 0; c < d && c <= C; c++)
+			cur[c] = nx[c];
+		for (; c <= C; c++) {
 			const double *q = prob + sb_online_ptable_cell(g, t, c, d) * (size_t)M;
 			double acc = 0;
-			if (d <= c)
-				for (a = 0; a < M && g->price[a] <= v; a++)
-					acc += q[a];
+			for (a = 0; a < kv; a++)
+				acc += q[a];
 			cur[c] = acc > 0 ? acc * (gain + nx[c - d]) + (1 - acc) * nx[c] : nx[c];
 		}
 	}
@@ -93,20 +105,23 @@ static double table_value(const struct sb_online_game *g, const double *prob,
 		for (t = 0; t < T; t++) {
 			const double *nx = V + (size_t)(t + 1) * W, *r = rho + (size_t)t * W;
 			double *rn = rho + (size_t)(t + 1) * W, v = in->v[t], gain = v * in->d[t];
-			int d = in->d[t];
+			int d = in->d[t], kv = take_levels(g, v);
 			for (c = 0; c <= C; c++) {
 				size_t x = sb_online_ptable_cell(g, t, c, d) * (size_t)M;
 				const double *q = prob + x;
-				double acc = 0;
+				double acc = 0, wr = w * r[c], qt, qn = nx[c];
+				int kt = d <= c ? kv : 0;
 				if (r[c] == 0)
 					continue;
-				for (a = 0; a < M; a++) {
-					int take = d <= c && g->price[a] <= v;
-					double Q = take ? gain + nx[c - d] : nx[c];
-					G[x + (size_t)a] += w * r[c] * Q;
-					if (take)
-						acc += q[a];
+				/* the buyer takes at the first kt levels (Q = gain +
+				 * V(c - d)), not at the others (Q = V(c)) */
+				qt = d <= c ? gain + nx[c - d] : 0;
+				for (a = 0; a < kt; a++) {
+					G[x + (size_t)a] += wr * qt;
+					acc += q[a];
 				}
+				for (; a < M; a++)
+					G[x + (size_t)a] += wr * qn;
 				if (d <= c)
 					rn[c - d] += r[c] * acc;
 				rn[c] += r[c] * (1 - acc);
@@ -200,6 +215,7 @@ struct adv {
 	double *x;      /* B T x (1 + NZ) inputs */
 	double *p;      /* B T x K probabilities */
 	int *type;      /* B T sampled types */
+	double *dz, *dp;  /* adv_update's scratch: B T x K and K */
 	double base;    /* moving-average baseline of the ratio */
 	int based;
 };
@@ -218,6 +234,8 @@ static int adv_init(struct adv *a, const struct sb_online_game *g, int B, double
 	a->x = SB_NEW(double, (size_t)B * g->T * (1 + NZ));
 	a->p = SB_NEW(double, (size_t)B * g->T * a->K);
 	a->type = SB_NEW(int, (size_t)B * g->T);
+	a->dz = SB_NEW(double, (size_t)B * g->T * a->K);
+	a->dp = SB_NEW(double, a->K);
 	return 0;
 }
 
@@ -228,6 +246,8 @@ static void adv_release(struct adv *a)
 	sb_free(a->x);
 	sb_free(a->p);
 	sb_free(a->type);
+	sb_free(a->dz);
+	sb_free(a->dp);
 }
 
 /* Sample B instances round by round into in[0..B) (allocated here). */
@@ -271,7 +291,7 @@ static void adv_sample(struct adv *a, const struct sb_online_game *g, struct sb_
 static void adv_update(struct adv *a, const double *R, double entropy)
 {
 	int b, t, k, n = a->B * a->T;
-	double mean = 0, *dz = SB_NEW(double, (size_t)n * a->K), *dp = SB_NEW(double, a->K);
+	double mean = 0, *dz = a->dz, *dp = a->dp;
 
 	for (b = 0; b < a->B; b++)
 		mean += R[b] / a->B;
@@ -298,8 +318,6 @@ static void adv_update(struct adv *a, const double *R, double entropy)
 	sb_nn_backward(a->nn, dz, NULL);
 	sb_nn_clip_grad(a->nn, 5);
 	sb_nn_opt_step(&a->opt, a->nn->w, a->nn->g);
-	sb_free(dz);
-	sb_free(dp);
 }
 
 static void release_batch(struct sb_online_inst *in, int n)
@@ -478,6 +496,7 @@ int sb_advlearn_train(const struct sb_online_game *g, const struct sb_advlearn_c
 	struct sb_rng act = sb_rng_stream(cfg->seed, cfg->point, 1, SB_RNG_POLICY);
 	int B = cfg->batch, nadv, it, s, b, rc = 0, nlogcap;
 	double *grid = make_grid(g), *prob = SB_NEW(double, np), *G = SB_NEW(double, np);
+	double *dz = SB_NEW(double, np);
 	double *V = SB_NEW(double, (size_t)(g->T + 1) * (g->C + 1));
 	double *rho = SB_NEW(double, (size_t)(g->T + 1) * (g->C + 1));
 	double *opt = SB_NEW(double, B), *R = SB_NEW(double, B), rbase = 0;
@@ -544,16 +563,12 @@ int sb_advlearn_train(const struct sb_online_game *g, const struct sb_advlearn_c
 			}
 			if (final)
 				break;
-			{
-				double *dz = SB_NEW(double, np);
-				sb_nn_softmax_backward(prob, G, dz, (int)ncell, g->M);
-				sb_nn_zero_grad(pn);
-				/* the grid's forward pass is the last one the net saw */
-				sb_nn_backward(pn, dz, NULL);
-				sb_nn_clip_grad(pn, 1);
-				sb_nn_opt_step(&popt, pn->w, pn->g);
-				sb_free(dz);
-			}
+			sb_nn_softmax_backward(prob, G, dz, (int)ncell, g->M);
+			sb_nn_zero_grad(pn);
+			/* the grid's forward pass is the last one the net saw */
+			sb_nn_backward(pn, dz, NULL);
+			sb_nn_clip_grad(pn, 1);
+			sb_nn_opt_step(&popt, pn->w, pn->g);
 		}
 		for (b = 0; b < nadv && b < nb; b++)
 			game += R[b] / (cfg->inputs == SB_ADVLEARN_ADVERSARY ? nadv : nb);
@@ -618,6 +633,7 @@ out:
 	sb_free(grid);
 	sb_free(prob);
 	sb_free(G);
+	sb_free(dz);
 	sb_free(V);
 	sb_free(rho);
 	sb_free(opt);
