@@ -273,6 +273,7 @@ static void train(struct state *st)
 	}
 	sb_rf_params_default(&par);
 	par.ntrees = st->trees;
+	par.oob = 0;   /* the policy reads predictions only */
 	sb_rf_release(&st->rf);
 	if (sb_rf_fit(&st->rf, X, y, n, NFEAT, &par, sb_rng_u64(&st->rng), &err) != 0)
 		SB_BUG("asrpt: forest training failed: %s", err.msg);
