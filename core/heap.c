@@ -1,5 +1,6 @@
 /*
- * heap.c - binary min-heap ordered by (key, insertion counter).
+ * heap.c - binary min-heap ordered by (key, insertion counter), and a
+ * walk over the items under a key limit that leaves the heap as it is.
  */
 #include "heap.h"
 #include "sb.h"
@@ -76,4 +77,29 @@ int sb_heap_pop(struct sb_heap *h, struct sb_heap_item *out)
 const struct sb_heap_item *sb_heap_peek(const struct sb_heap *h)
 {
 	return h->n ? &h->a[0] : NULL;
+}
+
+double sb_heap_walk_le(const struct sb_heap *h, double lim, sb_heap_visit_fn visit, void *ctx)
+{
+	/* The stack holds at most one pending left child per level of the
+	 * path, plus the two children just pushed: a heap of n < 2^64 items
+	 * has fewer than 64 levels. */
+	size_t stk[2 * 64 + 2];
+	size_t ns = 0, n = h->n;
+
+	if (n == 0)
+		return lim;
+	stk[ns++] = 0;
+	while (ns > 0) {
+		size_t i = stk[--ns];
+		if (h->a[i].key > lim)
+			continue;
+		lim = visit(ctx, &h->a[i], lim);
+		SB_ASSERT(ns + 2 <= sizeof stk / sizeof *stk);
+		if (2 * i + 1 < n)
+			stk[ns++] = 2 * i + 1;
+		if (2 * i + 2 < n)
+			stk[ns++] = 2 * i + 2;
+	}
+	return lim;
 }

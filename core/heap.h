@@ -31,4 +31,15 @@ int sb_heap_pop(struct sb_heap *h, struct sb_heap_item *out);
 const struct sb_heap_item *sb_heap_peek(const struct sb_heap *h);
 static inline size_t sb_heap_size(const struct sb_heap *h) { return h->n; }
 
+/* Called by sb_heap_walk_le on an item whose key is <= lim; returns the
+ * limit for the rest of the walk (lim itself, or lower to prune more). */
+typedef double (*sb_heap_visit_fn)(void *ctx, const struct sb_heap_item *it, double lim);
+
+/* Visit every item whose key is <= lim without taking any out, lim being
+ * replaced by what each visit returns; returns the final limit. Depth
+ * first from the root, a node's right child before its left; below an item
+ * whose key exceeds the limit nothing is visited (heap order: no key there
+ * is smaller). The heap must not change during the walk. */
+double sb_heap_walk_le(const struct sb_heap *h, double lim, sb_heap_visit_fn visit, void *ctx);
+
 #endif

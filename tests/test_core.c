@@ -1,6 +1,6 @@
 /*
  * test_core.c - unit tests of the core modules: PCG32 against the
- * reference implementation, samplers, heap order, allocation failure
+ * reference implementation, samplers, heap order and walk, allocation failure
  * injection, options, tables, HDF5 round trip, summaries and claims.
  */
 #include <criterion/criterion.h>
@@ -148,6 +148,80 @@ Test(core, heap_orders_by_key_then_insertion)
 		last_val = it.val;
 	}
 	cr_assert_not(sb_heap_pop(&h, &it));
+	sb_heap_release(&h);
+}
+
+/* sb_heap_walk_le: a walk under a fixed limit visits exactly the items
+ * keyed at most the limit, each once; a walk whose visits lower the limit
+ * to key + offset (offset >= 0, so keys are lower bounds, as in the cluster
+ * policies' wake-up searches) finds the minimum of key + offset over all
+ * items; the heap is left as it was. */
+struct walk_log {
+	int *seen;
+	int nvisit;
+};
+
+static double walk_count(void *ctx, const struct sb_heap_item *it, double lim)
+{
+	struct walk_log *w = ctx;
+
+	w->seen[it->val]++;
+	w->nvisit++;
+	return lim;
+}
+
+static double walk_lower(void *ctx, const struct sb_heap_item *it, double lim)
+{
+	struct walk_log *w = ctx;
+	double v = it->key + (double)(it->val % 7);
+
+	w->nvisit++;
+	return v < lim ? v : lim;
+}
+
+Test(core, heap_walk_visits_exactly_the_keys_under_the_limit)
+{
+	enum { N = 3000 };
+	struct sb_heap h;
+	struct sb_rng r = sb_rng_stream(6, 0, 0, SB_RNG_TEST);
+	struct walk_log w;
+	static int seen[N];
+	struct sb_heap_item *copy;
+	double lim, best;
+	int i, k;
+
+	sb_heap_init(&h);
+	w.seen = seen;
+	w.nvisit = 0;
+	cr_assert_eq(sb_heap_walk_le(&h, 5, walk_count, &w), 5);
+	cr_assert_eq(w.nvisit, 0, "an empty heap has nothing to visit");
+	for (i = 0; i < N; i++)
+		sb_heap_push(&h, (double)sb_rng_int(&r, 0, 1000), i);
+	copy = SB_NEW(struct sb_heap_item, N);
+	memcpy(copy, h.a, N * sizeof *copy);
+	for (k = 0; k < 5; k++) {
+		int want = 0;
+		lim = k == 4 ? -1 : 250.0 * k + 0.5 * (k & 1);
+		memset(seen, 0, sizeof seen);
+		w.nvisit = 0;
+		cr_assert_eq(sb_heap_walk_le(&h, lim, walk_count, &w), lim);
+		for (i = 0; i < N; i++) {
+			const struct sb_heap_item *it = &h.a[i];
+			cr_assert_eq(seen[it->val], it->key <= lim, "item %d (key %g), limit %g: "
+				     "visited %d times", (int)it->val, it->key, lim, seen[it->val]);
+			want += it->key <= lim;
+		}
+		cr_assert_eq(w.nvisit, want);
+	}
+	best = INFINITY;
+	for (i = 0; i < N; i++)
+		if (h.a[i].key + (double)(h.a[i].val % 7) < best)
+			best = h.a[i].key + (double)(h.a[i].val % 7);
+	w.nvisit = 0;
+	cr_assert_eq(sb_heap_walk_le(&h, INFINITY, walk_lower, &w), best);
+	cr_assert_lt(w.nvisit, N, "a lowered limit must prune the walk");
+	cr_assert_eq(memcmp(copy, h.a, N * sizeof *copy), 0, "the walk changed the heap");
+	sb_free(copy);
 	sb_heap_release(&h);
 }
 

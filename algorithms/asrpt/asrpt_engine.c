@@ -119,7 +119,6 @@ struct state {
 	int *fixed, nfixed;       /* jobs adapt() corrected in this call */
 	int *started, nstarted;   /* jobs dispatch_pre_fast started */
 	int *due;                 /* scratch */
-	int *stk, nstk;           /* scratch of next_reach(), grown as needed */
 	/* lemma check (oracle, strict list, exact predictions) */
 	int check;
 	double *tau_run;          /* tau of the job's run / tau_ref */
@@ -274,6 +273,7 @@ static void train(struct state *st)
 	}
 	sb_rf_params_default(&par);
 	par.ntrees = st->trees;
+	par.oob = 0;   /* the policy reads predictions only */
 	sb_rf_release(&st->rf);
 	if (sb_rf_fit(&st->rf, X, y, n, NFEAT, &par, sb_rng_u64(&st->rng), &err) != 0)
 		SB_BUG("asrpt: forest training failed: %s", err.msg);
@@ -665,7 +665,6 @@ void sb_asrpt_release(void *ctx)
 	sb_free(st->fixed);
 	sb_free(st->started);
 	sb_free(st->due);
-	sb_free(st->stk);
 	sb_free(st);
 }
 
@@ -1136,46 +1135,37 @@ static int reach_due(struct state *st, struct sb_csim *s, double now)
 	return any;
 }
 
+/* next_reach's walk: the job's reach instant if its entry is live */
+struct reach_walk {
+	struct state *st;
+	struct sb_csim *s;
+	double now;
+};
+
+static double reach_visit(void *ctx, const struct sb_heap_item *it, double best)
+{
+	struct reach_walk *w = ctx;
+	int j;
+
+	if (!reach_live(w->st, it))
+		return best;
+	j = (int)(it->val & 0xffffffff);
+	return sb_min(best, w->now + (w->st->nhat[j] - (double)done_now(w->st, w->s, j)) *
+		      sb_cluster_sim_tau(w->s, j));
+}
+
 /* min over running jobs of now + (nhat - done) tau, as adapt() computes
- * it, when no job needs a correction. */
+ * it, when no job needs a correction: the heap's keys are lower bounds,
+ * so only entries keyed at most the best found so far can improve it. */
 static double next_reach(struct state *st, struct sb_csim *s, double now)
 {
-	const struct sb_heap_item *a;
-	double best = INFINITY;
-	int ns = 0, n;
+	struct reach_walk w = { st, s, now };
 
 	while (sb_heap_peek(&st->reach) && !reach_live(st, sb_heap_peek(&st->reach))) {
 		struct sb_heap_item it;
 		sb_heap_pop(&st->reach, &it);
 	}
-	a = st->reach.a;
-	n = (int)st->reach.n;
-	if (n == 0)
-		return INFINITY;
-	if (st->nstk < 64) {
-		st->nstk = 64;
-		st->stk = sb_xrealloc(st->stk, sizeof *st->stk * (size_t)st->nstk);
-	}
-	st->stk[ns++] = 0;
-	while (ns > 0) {
-		int i = st->stk[--ns];
-		if (a[i].key > best)
-			continue;
-		if (ns + 2 > st->nstk) {
-			st->nstk *= 2;
-			st->stk = sb_xrealloc(st->stk, sizeof *st->stk * (size_t)st->nstk);
-		}
-		if (reach_live(st, &a[i])) {
-			int j = (int)(a[i].val & 0xffffffff);
-			double done = (double)done_now(st, s, j);
-			best = sb_min(best, now + (st->nhat[j] - done) * sb_cluster_sim_tau(s, j));
-		}
-		if (2 * i + 1 < n)
-			st->stk[ns++] = 2 * i + 1;
-		if (2 * i + 2 < n)
-			st->stk[ns++] = 2 * i + 2;
-	}
-	return best;
+	return sb_heap_walk_le(&st->reach, INFINITY, reach_visit, &w);
 }
 
 static void schedule_pre_fast(struct state *st, struct sb_csim *s)

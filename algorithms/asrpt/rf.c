@@ -20,6 +20,8 @@
  * all equal, or when no split leaves min_leaf rows on each side; a leaf
  * holds the mean target. Sizes count distinct rows and sums count a row
  * once per draw, as scikit-learn does with bootstrap counts as weights.
+ * Out-of-bag predictions (each tree predicts the rows its sample missed)
+ * are optional: A-SRPT's retraining skips them; the trees are the same.
  *
  * Verified only against scikit-learn's accuracy (tests/rf_sklearn.py), not
  * tree by tree: the random streams differ.
@@ -90,6 +92,9 @@ static int check_params(const struct sb_rf_params *par, int p, struct sb_err *er
 		return sb_err_set(err, SB_EXIT_INPUT,
 				  "rf: field 'bootstrap': must be 0 or 1 (got %d)",
 				  par->bootstrap);
+	if (par->oob != 0 && par->oob != 1)
+		return sb_err_set(err, SB_EXIT_INPUT,
+				  "rf: field 'oob': must be 0 or 1 (got %d)", par->oob);
 	return 0;
 }
 
@@ -104,6 +109,7 @@ void sb_rf_params_default(struct sb_rf_params *p)
 	p->min_leaf = 5;
 	p->max_depth = 16;
 	p->bootstrap = 1;
+	p->oob = 1;
 }
 
 struct keyed {
@@ -412,15 +418,16 @@ int sb_rf_fit(struct sb_rf *rf, const double *X, const double *y, int n, int p,
 	oob_cnt = SB_NEW(int, n);
 	for (k = 0; k < use.ntrees; k++) {
 		grow_tree(&g, &rf->tree[k], seed, k, use.bootstrap);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n && use.oob; i++)
 			if (g.w[i] == 0) {
 				oob_sum[i] += tree_predict(&rf->tree[k], X + (size_t)i * p);
 				oob_cnt[i]++;
 			}
 	}
 
-	rf->oob_pred = SB_NEW(double, n);
-	for (i = 0; i < n; i++) {
+	/* without oob, oob_pred stays NULL and oob_mse NAN */
+	rf->oob_pred = use.oob ? SB_NEW(double, n) : NULL;
+	for (i = 0; i < n && use.oob; i++) {
 		if (oob_cnt[i] == 0) {
 			rf->oob_pred[i] = NAN;
 			continue;

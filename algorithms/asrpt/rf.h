@@ -35,6 +35,9 @@ struct sb_rf_params {
 	int max_depth;  /* most splits from the root to a leaf, >= 1 (16) */
 	int bootstrap;  /* 1: each tree sees n draws with replacement (1);
 			 * 0: each tree sees every row once */
+	int oob;        /* 1: out-of-bag predictions and error (1); 0: not
+			 * computed (oob_pred NULL, oob_mse NAN), the trees
+			 * are the same */
 };
 
 /* The defaults above. */
@@ -70,7 +73,7 @@ struct sb_rf {
  * Fit a forest to n rows of p features, X row-major (X[i*p + j]), targets
  * y. par NULL means the defaults. X and y are only read during the call.
  * Returns 0, or SB_EXIT_INPUT with err naming the field ('n', 'p', 'X',
- * 'y', 'ntrees', 'mtry', 'min_leaf', 'max_depth', 'bootstrap') for n < 1,
+ * 'y', 'ntrees', 'mtry', 'min_leaf', 'max_depth', 'bootstrap', 'oob') for n < 1,
  * p < 1, a value that is not finite or a parameter out of range; *rf is
  * then empty (sb_rf_release is still allowed). Dies only when out of memory.
  *

@@ -57,17 +57,22 @@
  * keys, same rank, same actions as the plain path, which refits, keys and
  * sorts every active job at every decision (tests/cluster/test_sim.c,
  * cluster_fast, compares the two; sb_cluster_dispatch_plain selects it).
+ * GSL's fit is most of this policy's time in `make bench`. optimus-vp
+ * (optimus-vp.c) is this policy with the same cost minimised by variable
+ * projection (sb_optimus_fit_vp, below): a labelled speed variant, this
+ * file's GSL path the reference.
  */
 #include "cluster/util.h"
 #include "optimus.h"
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_min.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct sb_param params[] = {
+const struct sb_param sb_optimus_params[] = {
 	{ "qmin", 300, 0, 1e9, 0, "a running job is preempted only after this many seconds" },
 	{ "period", 600, 0, 1e9, 0, "seconds between progress checks while jobs run (0: events only)" },
 	{ "noise", 0.01, 0, 0.5, 0, "relative noise of the observed loss samples" },
@@ -199,15 +204,270 @@ static int fit_start(const struct fitdata *d, double *c, double *cost)
 	return found;
 }
 
-int sb_optimus_fit(const double *k, const double *l, int n, double b[3])
+/* A solver: refines the start c (of cost `cost`) in place; 0, or -1 when
+ * it fails. */
+typedef int (*fit_refine_fn)(const struct fitdata *d, double c[3], double cost);
+
+/* The reference: GSL's trust-region Levenberg-Marquardt on (ln c0, ln c1,
+ * c2). */
+static int refine_lm(const struct fitdata *d, double c[3], double cost)
 {
 	gsl_multifit_nlinear_parameters prm = gsl_multifit_nlinear_default_parameters();
 	gsl_multifit_nlinear_workspace *w = NULL;
 	gsl_multifit_nlinear_fdf fdf;
+	double u[3];
+	int i, rc = -1, info;
+
+	u[0] = log(c[0]);
+	u[1] = log(c[1]);
+	u[2] = c[2];
+	/* already exact: the solver would report no progress */
+	if (cost > 1e-24) {
+		gsl_vector_view u0 = gsl_vector_view_array(u, 3);
+		const gsl_vector *pos;
+		fdf.f = fit_f;
+		fdf.df = fit_df;
+		fdf.fvv = NULL;
+		fdf.n = d->n;
+		fdf.p = 3;
+		fdf.params = (void *)d;
+		w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &prm, d->n, 3);
+		if (!w)
+			goto out;
+		if (gsl_multifit_nlinear_init(&u0.vector, &fdf, w) != GSL_SUCCESS)
+			goto out;
+		if (gsl_multifit_nlinear_driver(100, 1e-10, 1e-10, 0, NULL, NULL, &info, w) !=
+		    GSL_SUCCESS)
+			goto out;
+		pos = gsl_multifit_nlinear_position(w);
+		for (i = 0; i < 3; i++)
+			u[i] = gsl_vector_get(pos, (size_t)i);
+	}
+	c[0] = exp(u[0]);
+	c[1] = exp(u[1]);
+	c[2] = u[2];
+	rc = 0;
+out:
+	if (w)
+		gsl_multifit_nlinear_free(w);
+	return rc;
+}
+
+/* Variable projection [O]. With r = c0 / c1 and a = 1 / c1 the model is
+ * a phi_i + c2, phi_i = 1 / (1 + r x_i): for a fixed r, least squares in
+ * (a, c2) with weights 1 / l_i^2 (relative residuals) is a 2 x 2 linear
+ * system. Where its a is not positive the best curve for that r with
+ * a >= 0 is flat (a = 0, c2 the weighted mean), which keeps the projected
+ * cost continuous in t = ln r. */
+struct vproj {
+	const struct fitdata *d;
+	double *phi;          /* n: phi_i at the last t */
+	double a, c2;         /* the linear part at the last t */
+};
+
+static double vp_cost(double t, void *p)
+{
+	struct vproj *v = p;
+	const struct fitdata *d = v->d;
+	double r = exp(t), s11 = 0, s12 = 0, s22 = 0, y1 = 0, y2 = 0, det, cost = 0;
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		double il = 1 / d->l[i], w = il * il, phi = 1 / (1 + r * d->x[i]);
+		v->phi[i] = phi;
+		s11 += w * phi * phi;
+		s12 += w * phi;
+		s22 += w;
+		y1 += il * phi;
+		y2 += il;
+	}
+	det = s11 * s22 - s12 * s12;
+	v->a = det > 1e-14 * s11 * s22 ? (y1 * s22 - y2 * s12) / det : 0;
+	if (v->a > 0) {
+		v->c2 = (y2 - v->a * s12) / s22;
+	} else {
+		v->a = 0;
+		v->c2 = y2 / s22;
+	}
+	for (i = 0; i < d->n; i++) {
+		double e = (v->a * v->phi[i] + v->c2 - d->l[i]) / d->l[i];
+		cost += e * e;
+	}
+	return cost;
+}
+
+/* Solve the 3 x 3 system A z = y by Gaussian elimination with partial
+ * pivoting; -1 if A is singular to working precision. */
+static int solve3(double A[3][3], double y[3], double z[3])
+{
+	int i, j, k;
+
+	for (k = 0; k < 3; k++) {
+		int p = k;
+		for (i = k + 1; i < 3; i++)
+			if (fabs(A[i][k]) > fabs(A[p][k]))
+				p = i;
+		if (!(fabs(A[p][k]) > 1e-300))
+			return -1;
+		for (j = 0; j < 3; j++) {
+			double t = A[k][j];
+			A[k][j] = A[p][j];
+			A[p][j] = t;
+		}
+		{
+			double t = y[k];
+			y[k] = y[p];
+			y[p] = t;
+		}
+		for (i = k + 1; i < 3; i++) {
+			double f = A[i][k] / A[k][k];
+			for (j = k; j < 3; j++)
+				A[i][j] -= f * A[k][j];
+			y[i] -= f * y[k];
+		}
+	}
+	for (k = 2; k >= 0; k--) {
+		double t = y[k];
+		for (j = k + 1; j < 3; j++)
+			t -= A[k][j] * z[j];
+		z[k] = t / A[k][k];
+	}
+	return 0;
+}
+
+/* Gauss-Newton steps on (ln c0, ln c1, c2) from c, kept while the cost
+ * falls: the one-dimensional search stops at a tolerance on ln r of
+ * 1e-5 (below that its cost is flat to rounding), these steps take the
+ * fit to the precision of the residuals. */
+static void polish_gn(const struct fitdata *d, double c[3])
+{
+	double u[3] = { log(c[0]), log(c[1]), c[2] };
+	double cost = fit_cost(d, c[0], c[1], c[2]);
+	int it, q;
+
+	for (it = 0; it < 20; it++) {
+		double A[3][3] = { { 0 } }, y[3] = { 0 }, z[3], e0 = exp(u[0]), e1 = exp(u[1]),
+		       nc, big = 0;
+		size_t i;
+		for (i = 0; i < d->n; i++) {
+			double den = e0 * d->x[i] + e1, g = -1 / (den * den * d->l[i]);
+			double J[3] = { g * e0 * d->x[i], g * e1, 1 / d->l[i] };
+			double r = (1 / den + u[2] - d->l[i]) / d->l[i];
+			int a, b;
+			for (a = 0; a < 3; a++) {
+				y[a] -= J[a] * r;
+				for (b = 0; b < 3; b++)
+					A[a][b] += J[a] * J[b];
+			}
+		}
+		if (solve3(A, y, z) != 0)
+			break;
+		nc = fit_cost(d, exp(u[0] + z[0]), exp(u[1] + z[1]), u[2] + z[2]);
+		if (!(nc < cost))
+			break;
+		for (q = 0; q < 3; q++) {
+			big = sb_max(big, fabs(z[q]) / (1 + fabs(u[q])));
+			u[q] += z[q];
+		}
+		cost = nc;
+		if (big < 1e-13)
+			break;
+	}
+	c[0] = exp(u[0]);
+	c[1] = exp(u[1]);
+	c[2] = u[2];
+}
+
+/* ln r is searched within +-VP_TMAX: beyond, the curve is a straight line
+ * (r -> 0) or a step at the first sample (r -> inf), and the fit fails as
+ * GSL's does when it drifts there. */
+#define VP_TMAX 50.0
+
+static int refine_vp(const struct fitdata *d, double c[3], double cost)
+{
+	gsl_function F;
+	gsl_min_fminimizer *m = NULL;
+	struct vproj v;
+	double t0, f0, tl, fl, th, fh, h = 1, tm;
+	int it, rc = -1, status;
+
+	if (!(cost > 1e-24))
+		return 0;   /* already exact */
+	v.d = d;
+	v.phi = SB_NEW(double, d->n);
+	F.function = vp_cost;
+	F.params = &v;
+	/* bracket a minimum of the projected cost around the start */
+	t0 = log(c[0] / c[1]);
+	if (!(fabs(t0) < VP_TMAX))
+		goto out;
+	f0 = vp_cost(t0, &v);
+	tl = t0 - h;
+	fl = vp_cost(tl, &v);
+	th = t0 + h;
+	fh = vp_cost(th, &v);
+	while (!(f0 < fl && f0 < fh)) {
+		/* walk downhill, the step growing by the golden ratio */
+		h *= 1.618;
+		if (fl < fh) {
+			th = t0;
+			fh = f0;
+			t0 = tl;
+			f0 = fl;
+			tl = t0 - h;
+			if (!(tl > -VP_TMAX))
+				goto out;
+			fl = vp_cost(tl, &v);
+		} else {
+			tl = t0;
+			fl = f0;
+			t0 = th;
+			f0 = fh;
+			th = t0 + h;
+			if (!(th < VP_TMAX))
+				goto out;
+			fh = vp_cost(th, &v);
+		}
+		if (!(isfinite(fl) && isfinite(fh) && isfinite(f0)))
+			goto out;
+	}
+	m = gsl_min_fminimizer_alloc(gsl_min_fminimizer_brent);
+	if (!m || gsl_min_fminimizer_set_with_values(m, &F, t0, f0, tl, fl, th, fh) != GSL_SUCCESS)
+		goto out;
+	for (it = 0; it < 100; it++) {
+		if (gsl_min_fminimizer_iterate(m) != GSL_SUCCESS)
+			goto out;
+		status = gsl_min_test_interval(gsl_min_fminimizer_x_lower(m),
+					       gsl_min_fminimizer_x_upper(m), 1e-5, 0);
+		if (status == GSL_SUCCESS)
+			break;
+	}
+	if (it == 100)
+		goto out;
+	tm = gsl_min_fminimizer_x_minimum(m);
+	vp_cost(tm, &v);
+	if (!(v.a > 0))
+		goto out;   /* flat: no decreasing curve */
+	c[1] = 1 / v.a;
+	c[0] = exp(tm) * c[1];
+	c[2] = v.c2;
+	polish_gn(d, c);
+	rc = 0;
+out:
+	if (m)
+		gsl_min_fminimizer_free(m);
+	sb_free(v.phi);
+	return rc;
+}
+
+/* Checks, scaling, starting point and the physical checks of both fits;
+ * `refine` is the only difference. */
+static int fit_with(const double *k, const double *l, int n, double b[3], fit_refine_fn refine)
+{
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
 	struct fitdata d;
-	double *x = NULL, kmax = 0, c[3], cost, u[3];
-	int i, rc = -1, info;
+	double *x = NULL, kmax = 0, c[3], cost;
+	int i, rc = -1;
 
 	if (n < MINSAMPLE)
 		goto out;
@@ -231,39 +491,8 @@ int sb_optimus_fit(const double *k, const double *l, int n, double b[3])
 		c[0] = 1e-3 * c[1];
 		cost = fit_cost(&d, c[0], c[1], c[2]);
 	}
-	if (!(cost > 1e-24)) {
-		/* already exact: the solver would report no progress */
-		u[0] = log(c[0]);
-		u[1] = log(c[1]);
-		u[2] = c[2];
-	} else {
-		gsl_vector_view u0;
-		const gsl_vector *pos;
-		u[0] = log(c[0]);
-		u[1] = log(c[1]);
-		u[2] = c[2];
-		u0 = gsl_vector_view_array(u, 3);
-		fdf.f = fit_f;
-		fdf.df = fit_df;
-		fdf.fvv = NULL;
-		fdf.n = (size_t)n;
-		fdf.p = 3;
-		fdf.params = &d;
-		w = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &prm, (size_t)n, 3);
-		if (!w)
-			goto out;
-		if (gsl_multifit_nlinear_init(&u0.vector, &fdf, w) != GSL_SUCCESS)
-			goto out;
-		if (gsl_multifit_nlinear_driver(100, 1e-10, 1e-10, 0, NULL, NULL, &info, w) !=
-		    GSL_SUCCESS)
-			goto out;
-		pos = gsl_multifit_nlinear_position(w);
-		for (i = 0; i < 3; i++)
-			u[i] = gsl_vector_get(pos, (size_t)i);
-	}
-	c[0] = exp(u[0]);
-	c[1] = exp(u[1]);
-	c[2] = u[2];
+	if (refine(&d, c, cost) != 0)
+		goto out;
 	if (!(c[0] > 0 && c[1] > 0 && isfinite(c[0]) && isfinite(c[1]) && isfinite(c[2])))
 		goto out;
 	/* a loss has no negative asymptote; rounding may put a zero one a
@@ -276,11 +505,19 @@ int sb_optimus_fit(const double *k, const double *l, int n, double b[3])
 	b[2] = c[2];
 	rc = 0;
 out:
-	if (w)
-		gsl_multifit_nlinear_free(w);
 	sb_free(x);
 	gsl_set_error_handler(old);
 	return rc;
+}
+
+int sb_optimus_fit(const double *k, const double *l, int n, double b[3])
+{
+	return fit_with(k, l, n, b, refine_lm);
+}
+
+int sb_optimus_fit_vp(const double *k, const double *l, int n, double b[3])
+{
+	return fit_with(k, l, n, b, refine_vp);
 }
 
 /* ------------------------------------------------------------------ */
@@ -294,6 +531,7 @@ struct curve {
 
 struct state {
 	double qmin, period, noise;
+	sb_optimus_fit_fn fit;        /* the loss-curve fit of the variant */
 	struct curve *cur;    /* private to observe() */
 	double *target;       /* the job's target loss (given by its user) */
 	double *nhat;         /* estimated total iterations, < 0: none yet */
@@ -334,11 +572,13 @@ static double observe(const struct state *st, struct sb_csim *s, int j, long k)
 /* Scheduler                                                           */
 /* ------------------------------------------------------------------ */
 
-static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
+void *sb_optimus_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng,
+		      sb_optimus_fit_fn fit)
 {
 	struct state *st = SB_NEW(struct state, 1);
 	int n = sb_cluster_sim_njobs(s), j;
 
+	st->fit = fit;
 	st->qmin = sb_opts_get(o, "qmin");
 	st->period = sb_opts_get(o, "period");
 	st->noise = sb_opts_get(o, "noise");
@@ -365,7 +605,7 @@ static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng
 	return st;
 }
 
-static void release(void *ctx)
+void sb_optimus_release(void *ctx)
 {
 	struct state *st = ctx;
 	sb_free(st->cur);
@@ -397,7 +637,7 @@ static void refit(struct state *st, struct sb_csim *s, int j, long done)
 		l[i] = observe(st, s, j, ki);
 	}
 	st->done_fit[j] = done;
-	if (sb_optimus_fit(k, l, m, b) != 0)
+	if (st->fit(k, l, m, b) != 0)
 		return;
 	nh = sb_optimus_iters_to(b, st->target[j]);
 	if (isfinite(nh))
@@ -513,7 +753,7 @@ static void wait_put(void *ctx, int j)
 
 static const struct sb_cluster_pending wait_ops = { wait_head, wait_take, wait_put };
 
-static void on_arrival(void *ctx, struct sb_csim *s, int j)
+void sb_optimus_arrival(void *ctx, struct sb_csim *s, int j)
 {
 	struct state *st = ctx;
 	(void)s;
@@ -575,7 +815,7 @@ static void schedule_fast(struct state *st, struct sb_csim *s)
 	sb_cluster_d2_dispatch(s, &st->d2, sb_cluster_key_before, st->key, &wait_ops, st, st->qmin);
 }
 
-static void schedule(void *ctx, struct sb_csim *s)
+void sb_optimus_schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
 	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
@@ -618,17 +858,16 @@ static void schedule(void *ctx, struct sb_csim *s)
 		sb_cluster_sim_wake(s, st->wake_at);
 }
 
+static void *init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng)
+{
+	return sb_optimus_init(s, o, rng, sb_optimus_fit);
+}
+
 const struct sb_cluster_policy sb_cluster_policy_optimus = {
 	.name = "optimus",
 	.cite = "Peng et al., Optimus: an efficient dynamic resource scheduler for deep "
 		"learning clusters, EuroSys 2018 (fixed GPU counts)",
 	.desc = "preemptive shortest remaining time, iterations from online loss-curve fits",
-	.provenance = "reconstructed",
-	.params = params,
-	.clairvoyant = 1, /* only to synthesise the observed loss curves, see above */
 	.init = init,
-	.release = release,
-	.on_arrival = on_arrival,
-	.schedule = schedule,
-	.default_place = "packed",
+	SB_OPTIMUS_COMMON,
 };

@@ -99,7 +99,6 @@ struct state {
 	struct sb_heap chg, qx;
 	unsigned *cver, *qver;
 	int *due;              /* scratch */
-	int *stk, nstk;        /* scratch of next_crossing, grown as needed */
 };
 
 /* ------------------------------------------------------------------ */
@@ -254,7 +253,6 @@ void sb_tiresias_release(void *ctx)
 	sb_free(st->cver);
 	sb_free(st->qver);
 	sb_free(st->due);
-	sb_free(st->stk);
 	sb_free(st->gk);
 	sb_free(st->gver);
 	sb_free(st);
@@ -454,50 +452,44 @@ static void rerank_due(struct state *st, struct sb_csim *s, double now)
 	}
 }
 
+/* next_crossing's walk: the job's next threshold crossing if its entry is
+ * live and a lower queue remains */
+struct cross_walk {
+	struct state *st;
+	const struct sb_csim *s;
+	double now, wake;
+};
+
+static double cross_visit(void *ctx, const struct sb_heap_item *it, double lim)
+{
+	struct cross_walk *w = ctx;
+
+	if (live(it, w->st->qver)) {
+		int j = (int)(it->val & 0xffffffff), g = sb_cluster_sim_job(w->s, j)->gpus;
+		double svc = service(w->st, w->s, j);
+		int q = queue_of(w->st, svc);
+		if (q < w->st->nq - 1)
+			w->wake = sb_min(w->wake, w->now + (limits[q] - svc) / g);
+	}
+	return lim;
+}
+
 /* The plain path's wake-up: the earliest threshold crossing of a running
  * job, min over them of now + (limit - service) / GPUs, evaluated exactly
  * for the jobs whose estimate lies within the margin of the earliest (the
  * heap's entries up to that key, found without taking them out). */
 static double next_crossing(struct state *st, const struct sb_csim *s, double now)
 {
-	const struct sb_heap_item *top, *a = st->qx.a;
+	const struct sb_heap_item *top;
 	struct sb_heap_item it;
-	double wake = INFINITY, lim;
-	int ns = 0, n;
+	struct cross_walk w = { st, s, now, INFINITY };
 
 	while ((top = sb_heap_peek(&st->qx)) && !live(top, st->qver))
 		sb_heap_pop(&st->qx, &it);
 	if (!top)
 		return INFINITY;
-	a = st->qx.a;
-	n = (int)st->qx.n;
-	lim = top->key + 2 * margin(top->key, now);
-	if (st->nstk < 64) {
-		st->nstk = 64;
-		st->stk = sb_xrealloc(st->stk, sizeof *st->stk * (size_t)st->nstk);
-	}
-	st->stk[ns++] = 0;
-	while (ns > 0) {
-		int i = st->stk[--ns];
-		if (a[i].key > lim)
-			continue;
-		if (ns + 2 > st->nstk) {
-			st->nstk *= 2;
-			st->stk = sb_xrealloc(st->stk, sizeof *st->stk * (size_t)st->nstk);
-		}
-		if (live(&a[i], st->qver)) {
-			int j = (int)(a[i].val & 0xffffffff), g = sb_cluster_sim_job(s, j)->gpus;
-			double svc = service(st, s, j);
-			int q = queue_of(st, svc);
-			if (q < st->nq - 1)
-				wake = sb_min(wake, now + (limits[q] - svc) / g);
-		}
-		if (2 * i + 1 < n)
-			st->stk[ns++] = 2 * i + 1;
-		if (2 * i + 2 < n)
-			st->stk[ns++] = 2 * i + 2;
-	}
-	return wake;
+	sb_heap_walk_le(&st->qx, top->key + 2 * margin(top->key, now), cross_visit, &w);
+	return w.wake;
 }
 
 static void schedule_fast(struct state *st, struct sb_csim *s)

@@ -278,6 +278,11 @@ struct sb_cluster_policy {
 	                            of every policy leave it out. 2: the same,
 	                            and the placer reads the learned slowdown
 	                            model cl->interf->pred (callers train it) */
+	const char *speed_variant_of; /* non-NULL: the same scheduler as the one
+	                            named, computed differently for speed (e.g.
+	                            another solver); the experiments' lists of
+	                            every policy leave it out, `make bench`
+	                            and the tests run it */
 
 	/* Scheduler. init: private state (may be NULL), called once before
 	 * the first event; rng is the policy's own stream. release frees it. */

@@ -243,7 +243,9 @@ char **sb_cluster_exp_all_schedulers(const char *const *extra)
 		ne++;
 	out = SB_NEW(char *, n + ne + 1);
 	for (i = 0; i < n; i++)
-		if (all[i]->schedule && !all[i]->topo)   /* marl.md's own experiments run those */
+		/* marl.md's own experiments run the topo ones; speed variants
+		 * would repeat their reference's curve */
+		if (all[i]->schedule && !all[i]->topo && !all[i]->speed_variant_of)
 			out[k++] = sb_xstrdup(all[i]->name);
 	for (i = 0; i < ne; i++)
 		out[k++] = sb_xstrdup(extra[i]);

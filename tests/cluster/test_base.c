@@ -184,7 +184,56 @@ Test(clbase, optimus_fit_recovers_noiseless_curve)
 										truth[c][1]),
 					  "curve %d fraction %g: b%d = %.10g, want %.10g", c, frac[f],
 					  i, b[i], truth[c][i]);
+			cr_assert_eq(sb_optimus_fit_vp(k, l, 64, b), 0, "vp: curve %d, fraction %g",
+				     c, frac[f]);
+			for (i = 0; i < 3; i++)
+				cr_expect(fabs(b[i] - truth[c][i]) <= 1e-6 * sb_max(truth[c][i], 1e-3 *
+										truth[c][1]),
+					  "vp: curve %d fraction %g: b%d = %.10g, want %.10g", c,
+					  frac[f], i, b[i], truth[c][i]);
 		}
+}
+
+/* optimus-vp's fit against the reference on noisy samples drawn as the
+ * policy draws them (1% noise, 64 samples up to 2-100% of the run): where
+ * both succeed they reach the same minimum (costs equal to 1e-9, curves
+ * at the samples equal to 1e-7 relative), and they seldom disagree on
+ * success (a failed fit keeps the job's previous estimate). */
+Test(clbase, optimus_fit_vp_matches_reference)
+{
+	struct sb_rng r = sb_rng_stream(12, 0, 0, SB_RNG_TEST);
+	int t, i, both = 0, differ = 0, T = 400;
+
+	for (t = 0; t < T; t++) {
+		long n = 1000 + (long)sb_rng_below(&r, 100000);
+		long done = (long)((0.02 + 0.98 * sb_rng_uniform(&r)) * (double)n);
+		double b[3], target, k[64], l[64], bg[3], bv[3], cg = 0, cv = 0;
+		int rg, rv;
+		sb_optimus_curve(&r, n, b, &target);
+		for (i = 0; i < 64; i++) {
+			k[i] = (double)(((long)(i + 1) * done + 63) / 64);
+			l[i] = sb_optimus_loss(b, k[i]) * (1 + 0.01 * sb_rng_normal(&r, 0, 1));
+		}
+		rg = sb_optimus_fit(k, l, 64, bg);
+		rv = sb_optimus_fit_vp(k, l, 64, bv);
+		if (rg != rv) {
+			differ++;
+			continue;
+		}
+		if (rg != 0)
+			continue;
+		both++;
+		for (i = 0; i < 64; i++) {
+			double eg = sb_optimus_loss(bg, k[i]), ev = sb_optimus_loss(bv, k[i]);
+			cr_expect(fabs(eg - ev) <= 1e-7 * eg, "set %d, sample %d: %.12g vs %.12g", t,
+				  i, eg, ev);
+			cg += (eg - l[i]) * (eg - l[i]) / (l[i] * l[i]);
+			cv += (ev - l[i]) * (ev - l[i]) / (l[i] * l[i]);
+		}
+		cr_expect(fabs(cg - cv) <= 1e-9 * cg, "set %d: cost %.15g vs %.15g", t, cg, cv);
+	}
+	cr_expect(both >= 0.8 * T, "both fits succeed on %d of %d sets", both, T);
+	cr_expect(differ <= 0.05 * T, "one fit fails, the other not, on %d of %d sets", differ, T);
 }
 
 /* Three samples are enough for three parameters. */

@@ -164,6 +164,19 @@ Test(rf, deterministic_per_seed_and_per_tree)
 				    (size_t)a.tree[k].nnode * sizeof *a.tree[k].node), 0,
 			     "tree %d", k);
 	}
+	/* without out-of-bag predictions: the same trees, none of those */
+	par.ntrees = 20;
+	par.oob = 0;
+	sb_rf_release(&c);
+	cr_assert_eq(sb_rf_fit(&c, X, y, N, P, &par, 99, &err), 0, "%s", err.msg);
+	cr_assert_null(c.oob_pred);
+	cr_assert(isnan(sb_rf_oob_mse(&c)) && c.oob_rows == 0);
+	for (k = 0; k < 20; k++) {
+		cr_assert_eq(a.tree[k].nnode, c.tree[k].nnode);
+		cr_assert_eq(memcmp(a.tree[k].node, c.tree[k].node,
+				    (size_t)a.tree[k].nnode * sizeof *a.tree[k].node), 0,
+			     "oob = 0: tree %d", k);
+	}
 	sb_rf_release(&a);
 	sb_rf_release(&b);
 	sb_rf_release(&c);
@@ -325,6 +338,9 @@ Test(rf, bad_input_names_the_field)
 	par.max_depth = 3;
 	par.bootstrap = 2;
 	expect_bad(sb_rf_fit(&rf, X, y, 3, 2, &par, 1, &err), &err, "'bootstrap'");
+	par.bootstrap = 1;
+	par.oob = -1;
+	expect_bad(sb_rf_fit(&rf, X, y, 3, 2, &par, 1, &err), &err, "'oob'");
 	cr_assert_null(rf.tree);
 	sb_rf_release(&rf);
 	expect_bad(sb_ols_fit(&m, X, y, 0, 2, &err), &err, "'n'");

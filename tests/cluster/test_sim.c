@@ -792,12 +792,14 @@ Test(cluster_fast, tiresias_gittins_history_overload)
 
 /* optimus: refits of running jobs only, the median key of the jobs
  * without an estimate from two sorted arrays; also without the periodic
- * wake-ups and with noisier samples (more failed fits). */
+ * wake-ups and with noisier samples (more failed fits), and optimus-vp. */
 Test(cluster_fast, optimus)
 {
 	cr_expect(compare("optimus", NULL) > 0, "instances with preemptions");
 	cr_expect(compare_set("optimus", NULL, "period=0,qmin=0") > 0, "instances with preemptions");
 	cr_expect(compare_set("optimus", NULL, "noise=0.3") > 0, "instances with preemptions");
+	/* the variant shares the scheduler, its fit aside */
+	cr_expect(compare("optimus-vp", NULL) > 0, "instances with preemptions");
 }
 
 /* qssf is non-preemptive: the comparison is of starts and GPUs; also in
