@@ -26,48 +26,57 @@
 /* An indexed max-heap of (next use << 32 | node)                      */
 /* ------------------------------------------------------------------ */
 
+/* Four children per node and a moving hole instead of swaps: half the
+ * levels of a binary heap and one position write per level, where each
+ * write into pos (|V| entries) is a cache miss. Keys are distinct (they
+ * hold the node), so the maximum, and with it every eviction of MIN, is
+ * the same whatever the heap's shape. */
+#define ARY 4
+
 struct mheap {
 	uint64_t *key;     /* by heap position */
 	int32_t *pos;      /* heap position of each local id, -1 if absent */
 	int64_t n;
 };
 
-static void hswap(struct mheap *h, int64_t a, int64_t b)
+static inline void hput(struct mheap *h, int64_t i, uint64_t k)
 {
-	uint64_t t = h->key[a];
-	h->key[a] = h->key[b];
-	h->key[b] = t;
-	h->pos[(int32_t)(h->key[a] & 0xffffffffu)] = (int32_t)a;
-	h->pos[(int32_t)(h->key[b] & 0xffffffffu)] = (int32_t)b;
+	h->key[i] = k;
+	h->pos[(int32_t)(k & 0xffffffffu)] = (int32_t)i;
 }
 
 static void hup(struct mheap *h, int64_t i)
 {
-	while (i > 0 && h->key[(i - 1) / 2] < h->key[i]) {
-		hswap(h, i, (i - 1) / 2);
-		i = (i - 1) / 2;
+	uint64_t k = h->key[i];
+	while (i > 0 && h->key[(i - 1) / ARY] < k) {
+		hput(h, i, h->key[(i - 1) / ARY]);
+		i = (i - 1) / ARY;
 	}
+	hput(h, i, k);
 }
 
 static void hdown(struct mheap *h, int64_t i)
 {
+	uint64_t k = h->key[i];
 	for (;;) {
-		int64_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < h->n && h->key[l] > h->key[m])
-			m = l;
-		if (r < h->n && h->key[r] > h->key[m])
-			m = r;
-		if (m == i)
-			return;
-		hswap(h, i, m);
+		int64_t c = ARY * i + 1, end = c + ARY < h->n ? c + ARY : h->n, m = -1;
+		uint64_t top = k;
+		for (; c < end; c++)
+			if (h->key[c] > top) {
+				top = h->key[c];
+				m = c;
+			}
+		if (m < 0)
+			break;
+		hput(h, i, top);
 		i = m;
 	}
+	hput(h, i, k);
 }
 
 static void hpush(struct mheap *h, uint32_t next, int32_t v)
 {
 	h->key[h->n] = (uint64_t)next << 32 | (uint32_t)v;
-	h->pos[v] = (int32_t)h->n;
 	hup(h, h->n++);
 }
 
@@ -77,7 +86,6 @@ static void hpop(struct mheap *h)
 	h->n--;
 	if (h->n > 0) {
 		h->key[0] = h->key[h->n];
-		h->pos[(int32_t)(h->key[0] & 0xffffffffu)] = 0;
 		hdown(h, 0);
 	}
 	h->pos[v] = -1;

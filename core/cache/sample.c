@@ -93,32 +93,41 @@ static inline uint32_t draw_below(struct sb_rng *r, uint32_t d)
 #define BIT(s, v) ((s)[(uint32_t)(v) >> 6] >> ((uint32_t)(v) & 63) & 1)
 #define SETBIT(s, v) ((s)[(uint32_t)(v) >> 6] |= (uint64_t)1 << ((uint32_t)(v) & 63))
 
-/* The draws of a frontier node, made LOOK nodes before its neighbours are
- * read: its row's offsets are loaded, its fan-out positions drawn and
- * their adjacency entries prefetched, so that the sampler waits on many
- * independent cache misses at once instead of one row at a time. The RNG
- * is still consumed node by node in frontier order, so the samples are
- * the same bit for bit as drawing at the time of reading. */
-#define RING 8              /* slots, a power of two */
-#define LOOK (RING - 2)     /* nodes drawn ahead of the one being read */
+/* A two-stage software pipeline over the frontier, so that one core
+ * keeps many independent DRAM misses in flight instead of waiting on one
+ * row at a time: the row offsets of node j + AHEAD_OFF are prefetched;
+ * node j + AHEAD_DRAW has its offsets read, its fan-out positions drawn
+ * and the adjacency lines they fall on prefetched (each line once when
+ * consecutive draws share it); node j is then read from the cache. The
+ * RNG is still consumed node by node in frontier order, so the samples
+ * are the same bit for bit as drawing at the time of reading (a test
+ * compares with a plain in-order sampler). */
+#define RING 16                 /* nodes in flight, a power of two */
+#define AHEAD_DRAW 10           /* nodes drawn ahead of the one read */
+#define AHEAD_OFF 28            /* nodes whose offsets load ahead */
+#define MAX_FAN 1000            /* sb_cache_fanouts_parse's limit */
 
-struct pending {
-	int64_t lo;             /* row start */
-	int n;                  /* draws (0 for an isolated node) */
-	uint32_t r[1000];       /* positions in the row (fan-outs <= 1000) */
+struct pipe {
+	int64_t lo[RING];       /* row start */
+	int n[RING];            /* draws (0 for an isolated node) */
+	uint32_t r[RING * MAX_FAN];     /* positions in the row, fan per slot */
 };
 
 static inline void draw_node(const struct sb_cache_graph *g, int32_t x, int fan,
-			     struct sb_rng *rng, struct pending *q)
+			     struct sb_rng *rng, struct pipe *q, int slot)
 {
-	int64_t lo = g->off[x];
-	uint32_t d = (uint32_t)(g->off[x + 1] - lo);
+	int64_t lo = g->off[x], line, last = -1;
+	uint32_t d = (uint32_t)(g->off[x + 1] - lo), *r = q->r + slot * fan;
 	int f;
-	q->lo = lo;
-	q->n = d ? fan : 0;
-	for (f = 0; f < q->n; f++) {
-			q->r[f] = draw_below(rng, d);
-		__builtin_prefetch(&g->adj[lo + q->r[f]]);
+	q->lo[slot] = lo;
+	q->n[slot] = d ? fan : 0;
+	for (f = 0; f < q->n[slot]; f++) {
+		r[f] = draw_below(rng, d);
+		/* 16 entries of 4 bytes per 64-byte line */
+		line = (lo + r[f]) >> 4;
+		if (line != last)
+			__builtin_prefetch(&g->adj[lo + r[f]]);
+		last = line;
 	}
 }
 
@@ -129,7 +138,7 @@ static int64_t sample(const struct sb_cache_graph *g, const struct sb_cache_samp
 		      int32_t nseeds, struct sb_rng *rng, uint64_t *seen, int32_t *out,
 		      struct sb_cache_batch *b)
 {
-	static _Thread_local struct pending ring[RING];
+	static _Thread_local struct pipe q;
 	int64_t len = 0, j;
 	int32_t i;
 	int l;
@@ -146,16 +155,20 @@ static int64_t sample(const struct sb_cache_graph *g, const struct sb_cache_samp
 		int64_t fr = len, edges = 0;
 		uint64_t remote = 0;
 		int f, fan = s->fanout[l];
-		for (j = 0; j < fr && j < LOOK; j++)
-			draw_node(g, out[j], fan, rng, &ring[j & (RING - 1)]);
+		for (j = 0; j < fr && j < AHEAD_OFF; j++)
+			__builtin_prefetch(&g->off[out[j]]);
+		for (j = 0; j < fr && j < AHEAD_DRAW; j++)
+			draw_node(g, out[j], fan, rng, &q, (int)(j & (RING - 1)));
 		for (j = 0; j < fr; j++) {
 			int32_t x = out[j];
-			const struct pending *q = &ring[j & (RING - 1)];
-			/* the row offsets of later nodes start loading early */
-			if (j + LOOK + 8 < fr)
-				__builtin_prefetch(&g->off[out[j + LOOK + 8]]);
-			if (j + LOOK < fr)
-				draw_node(g, out[j + LOOK], fan, rng, &ring[(j + LOOK) & (RING - 1)]);
+			int slot = (int)(j & (RING - 1)), n = q.n[slot];
+			const uint32_t *r = q.r + slot * fan;
+			const int32_t *row = g->adj + q.lo[slot];
+			if (j + AHEAD_OFF < fr)
+				__builtin_prefetch(&g->off[out[j + AHEAD_OFF]]);
+			if (j + AHEAD_DRAW < fr)
+				draw_node(g, out[j + AHEAD_DRAW], fan, rng, &q,
+					  (int)((j + AHEAD_DRAW) & (RING - 1)));
 			if (P > 1) {
 				int32_t mx = part ? part[x] : x % P;
 				if (mx != machine) {
@@ -163,14 +176,27 @@ static int64_t sample(const struct sb_cache_graph *g, const struct sb_cache_samp
 					b->remote_sample_nodes++;
 				}
 			}
-			for (f = 0; f < q->n; f++) {
-				int32_t y = g->adj[q->lo + q->r[f]];
-				if (!BIT(seen, y)) {
-					SETBIT(seen, y);
-					out[len++] = y;
+			/* branch-free: whether a neighbour is new is a coin
+			 * toss the branch predictor cannot learn. Every draw
+			 * is written at out[len] and kept only when new, so
+			 * there must be room for n more (out holds |V|). */
+			if (len + n <= g->n)
+				for (f = 0; f < n; f++) {
+					uint32_t y = (uint32_t)row[r[f]];
+					uint64_t w = seen[y >> 6], bit = w >> (y & 63) & 1;
+					seen[y >> 6] = w | (uint64_t)1 << (y & 63);
+					out[len] = (int32_t)y;
+					len += (int64_t)(bit ^ 1);
 				}
-			}
-			edges += q->n;
+			else
+				for (f = 0; f < n; f++) {
+					int32_t y = row[r[f]];
+					if (!BIT(seen, y)) {
+						SETBIT(seen, y);
+						out[len++] = y;
+					}
+				}
+			edges += n;
 		}
 		b->hop_dst[l] = (int32_t)fr;
 		b->hop_edges[l] = edges;
@@ -259,6 +285,7 @@ int sb_cache_trace_build(const struct sb_cache_setup *s, int first_epoch, int ep
 		struct sb_rng orng = sb_rng_stream(s->seed, (uint64_t)(int64_t)ep, 0,
 						   SB_RNG_POLICY ^ sb_hash_str(s->order->name));
 		int32_t maxnb = 0, r;
+		int64_t nbe = 0;        /* batches per epoch, the same every epoch */
 		int p;
 		if ((rc = s->order->order(g, s->train, s->ntrain, s->order_opts, &orng, ord, err)))
 			break;
@@ -290,6 +317,7 @@ int sb_cache_trace_build(const struct sb_cache_setup *s, int first_epoch, int ep
 			int32_t nb = (int32_t)((start[p + 1] - start[p] + B - 1) / B);
 			if (nb > maxnb)
 				maxnb = nb;
+			nbe += nb;
 		}
 		for (r = 0; r * k < maxnb; r++)
 			for (p = 0; p < P; p++) {
@@ -314,10 +342,21 @@ int sb_cache_trace_build(const struct sb_cache_setup *s, int first_epoch, int ep
 					b->machine = p;
 					b->gpu = w;
 					/* sampled straight into the trace: room for a
-					 * batch of every node */
+					 * batch of every node. Grown once to the
+					 * requests of the batches so far, scaled to
+					 * every batch of the run, plus 10% and a
+					 * batch: growing by doubling copied the trace
+					 * and faulted in its pages several times */
 					if ((size_t)t->nreq + (size_t)n > rcap) {
-						rcap = sb_max(2.0 * (double)rcap, (double)t->nreq + n);
+						double want = sb_max(2.0 * (double)rcap,
+								     (double)t->nreq + n);
+						if (t->nbatch > 1)
+							want = sb_max(want, 1.1 * (double)t->nreq /
+								      (t->nbatch - 1) * nbe * epochs +
+								      n);
+						rcap = (size_t)want;
 						t->req = sb_xrealloc(t->req, rcap * sizeof *t->req);
+						sb_mem_huge(t->req, rcap * sizeof *t->req);
 					}
 					b->count = sample(g, &s->smp, s->part, P, p, seq + lo,
 							  (int32_t)cnt, &brng, seen, t->req + t->nreq, b);

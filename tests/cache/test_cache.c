@@ -112,6 +112,94 @@ Test(cache, sampler_matches_reference)
 	sb_cache_graph_release(&g);
 }
 
+/* the plain sampler the pipelined one must equal draw for draw: each
+ * frontier node in turn, its fan-out positions drawn by Lemire's
+ * multiply-shift rejection at the moment its row is read */
+static uint32_t ref_below(struct sb_rng *r, uint32_t d)
+{
+	uint32_t reject = (uint32_t)(-d) % d;
+	for (;;) {
+		uint64_t m = (uint64_t)sb_rng_u32(r) * d;
+		if ((uint32_t)m >= reject)
+			return (uint32_t)(m >> 32);
+	}
+}
+
+static int64_t ref_sample(const struct sb_cache_graph *g, const struct sb_cache_sampler *s,
+			  const int32_t *seeds, int32_t nseeds, struct sb_rng *r,
+			  unsigned char *in, int32_t *out, int64_t *hop_edges)
+{
+	int64_t len = 0, j, fr;
+	int l, f;
+	memset(in, 0, (size_t)g->n);
+	for (j = 0; j < nseeds; j++)
+		if (!in[seeds[j]]) {
+			in[seeds[j]] = 1;
+			out[len++] = seeds[j];
+		}
+	for (l = 0; l < s->nlayers; l++)
+		for (fr = len, hop_edges[l] = 0, j = 0; j < fr; j++) {
+			int64_t lo = g->off[out[j]], d = g->off[out[j] + 1] - lo;
+			for (f = 0; d && f < s->fanout[l]; f++, hop_edges[l]++) {
+				int32_t y = g->adj[lo + ref_below(r, (uint32_t)d)];
+				if (!in[y]) {
+					in[y] = 1;
+					out[len++] = y;
+				}
+			}
+		}
+	return len;
+}
+
+/* the sampler draws ahead of its reads (a software pipeline over the
+ * frontier); its inputs, hop counts and RNG state after the batch are
+ * those of the plain in-order sampler, with isolated nodes, fan-outs up
+ * to the limit of 1000, many layers and a batch that reaches every node */
+Test(cache, sampler_equals_in_order_draws)
+{
+	static const char *const fans[] = { "5,10", "3,1000", "1000", "2,2,2,2,2,2,2,2", "25,10" };
+	struct sb_cache_graph g = rmat(10, 5);
+	uint64_t *seen = SB_NEW(uint64_t, (g.n + 63) / 64);
+	int32_t *out = SB_NEW(int32_t, g.n), *ref = SB_NEW(int32_t, g.n), seeds[200];
+	unsigned char *in = SB_NEW(unsigned char, g.n);
+	int32_t i, isolated = 0;
+	size_t c;
+	for (i = 0; i < g.n; i++)
+		isolated += sb_cache_degree(&g, i) == 0;
+	cr_assert_gt(isolated, 0, "the graph should have isolated nodes");
+	for (i = 0; i < 200; i++)
+		seeds[i] = (int32_t)((i * 37) % g.n);
+	for (c = 0; c < sizeof fans / sizeof *fans; c++) {
+		struct sb_cache_sampler s;
+		struct sb_cache_batch b;
+		struct sb_err err;
+		int64_t hop_edges[SB_CACHE_MAX_LAYERS], n, nref, edges = 0;
+		struct sb_rng r = sb_rng_stream(7, c, 1, SB_RNG_TEST), r2 = r;
+		int l;
+		cr_assert_eq(sb_cache_fanouts_parse(fans[c], &s, &err), 0);
+		n = sb_cache_sample_batch(&g, &s, seeds, 200, &r, seen, out, &b);
+		nref = ref_sample(&g, &s, seeds, 200, &r2, in, ref, hop_edges);
+		cr_assert_eq(n, nref, "fan-outs %s: %lld inputs, reference %lld", fans[c],
+			     (long long)n, (long long)nref);
+		cr_assert_eq(memcmp(out, ref, (size_t)n * sizeof *out), 0, "fan-outs %s: inputs "
+			     "differ from the in-order draws", fans[c]);
+		cr_assert_eq(memcmp(&r, &r2, sizeof r), 0, "fan-outs %s: rng state differs",
+			     fans[c]);
+		for (l = 0; l < s.nlayers; l++) {
+			cr_assert_eq(b.hop_edges[l], hop_edges[l], "fan-outs %s: hop %d", fans[c], l);
+			edges += hop_edges[l];
+		}
+		cr_assert_eq(b.sampled_edges, edges);
+		for (i = 0; i < (g.n + 63) / 64; i++)
+			cr_assert_eq(seen[i], 0, "bitmap not cleared");
+	}
+	sb_free(seen);
+	sb_free(out);
+	sb_free(ref);
+	sb_free(in);
+	sb_cache_graph_release(&g);
+}
+
 static int bad_order(const struct sb_cache_graph *g, const int32_t *train, int32_t ntrain,
 		     const struct sb_opts *o, struct sb_rng *rng, int32_t *out, struct sb_err *err)
 {
