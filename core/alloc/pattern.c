@@ -45,8 +45,8 @@
  * dropped pattern is dominated by a kept one and the optimum is unchanged.
  *
  * Enumeration is bounded by deterministic counts (leaves visited, patterns
- * kept); an instance beyond them returns 1 and the caller uses the compact
- * model, so large instances still get a bound.
+ * kept); an instance beyond them returns SB_ALLOC_PATTERN_TOO_BIG and the
+ * caller uses the compact model, so large instances still get a bound.
  */
 #include "bound.h"
 
@@ -294,7 +294,7 @@ int sb_alloc_gadget_pattern(const struct sb_alloc_inst *in, int relax, long node
 	char nm[64];
 
 	if (S > 64) {
-		rc = 1;
+		rc = SB_ALLOC_PATTERN_TOO_BIG;
 		goto out;
 	}
 	for (s = 0; s < S; s++) {
@@ -337,7 +337,7 @@ int sb_alloc_gadget_pattern(const struct sb_alloc_inst *in, int relax, long node
 			continue;
 		}
 		if (na > MAX_ARRIVED) {
-			rc = 1;
+			rc = SB_ALLOC_PATTERN_TOO_BIG;
 			goto out;
 		}
 		/* enumerate this epoch's patterns */
@@ -361,7 +361,7 @@ int sb_alloc_gadget_pattern(const struct sb_alloc_inst *in, int relax, long node
 			sb_free(eno);
 		}
 		if (e.overflow || ncol + e.np > MAX_PATTERNS) {
-			rc = 1;
+			rc = SB_ALLOC_PATTERN_TOO_BIG;
 			goto out;
 		}
 		/* columns lambda_{e,p}; row sum_p lambda <= n_e */
