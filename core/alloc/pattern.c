@@ -40,8 +40,8 @@
  * GPUs, T = 10 instance (EXC; two epochs: slot 0 with 3 jobs, slots 1-9
  * with 6; 10,266 kept patterns): root LP 5.4056 (0.5 CPU s); the best
  * checked policy run (GADGET-R) 5.2516; after 200 nodes the bound is
- * still 5.4056 (6 CPU s; also with GLPK's MIR, Gomory, cover and clique
- * cuts, 10 CPU s). With slot 0's counts integer and slots 1-9 continuous
+ * still 5.4056 (2-6 CPU s on the loaded VM; also with GLPK's MIR, Gomory,
+ * cover and clique cuts, 10 CPU s). With slot 0's counts integer and slots 1-9 continuous
  * the optimum is 5.4056 too: the whole gap is in the nine interchangeable
  * slots. Integer aggregate counts y_{j,o} (slots of the epoch in which job
  * j runs option o) to branch on, beside the integer pattern counts: 5.4054
