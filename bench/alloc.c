@@ -225,7 +225,9 @@ static void solvers(struct sb_table *t)
 
 	/* the instance: targets of about half the horizon on 4 GPUs */
 	gadget_ilp(t, "gadget-ilp-J6-S4-T10", &gen, 0, SB_ALLOC_NODE_LIMIT);
-	/* capacity-bound: not every job can finish (200 nodes: a few minutes) */
+	/* capacity-bound: not every job can finish. Not proven: its bound
+	 * stays at the root LP's in 200 nodes (2-6 CPU s); why, with the
+	 * formulations tried, in core/alloc/pattern.c's header */
 	gadget_ilp(t, "gadget-ilp-J6-S4-T10-bound", &gen, 10, 200);
 
 	sb_alloc_types_builtin(&ty);

@@ -44,7 +44,7 @@ static void *init(const struct sb_alloc_inst *in, const struct sb_opts *o, struc
 {
 	struct sb_alloc_pd_cfg c = { (int)sb_opts_get(o, "horizon"), (int)sb_opts_get(o, "units"),
 				     (int)sb_opts_get(o, "retry"),
-				     in->util == SB_ALLOC_ENE ? in->eta : 0, value, NULL };
+				     in->util == SB_ALLOC_ENE ? in->eta : 0, value, NULL, 0 };
 	return sb_alloc_pd_new(in, &c);
 }
 

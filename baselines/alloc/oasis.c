@@ -55,7 +55,7 @@ static void *init(const struct sb_alloc_inst *in, const struct sb_opts *o, struc
 {
 	struct ctx *x = SB_NEW(struct ctx, 1);
 	struct sb_alloc_pd_cfg c = { (int)sb_opts_get(o, "horizon"), (int)sb_opts_get(o, "units"),
-				     (int)sb_opts_get(o, "retry"), 0, value, x };
+				     (int)sb_opts_get(o, "retry"), 0, value, x, 0 };
 	int j;
 
 	x->g3 = SB_NEW(double, in->njob + 1);

@@ -359,7 +359,7 @@ int sb_alloc_gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes,
 		sb_alloc_start_init(&st, in, start);
 	if (form != SB_ALLOC_FORM_COMPACT) {
 		rc = sb_alloc_gadget_pattern(in, relax, nodes, start ? &st : NULL, b, err);
-		if (rc != 1)
+		if (rc != SB_ALLOC_PATTERN_TOO_BIG)
 			goto out;
 		if (form == SB_ALLOC_FORM_PATTERN) {
 			rc = sb_err_set(err, SB_EXIT_INPUT, "the slot-pattern model of this instance "

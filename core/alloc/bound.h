@@ -177,8 +177,12 @@ void sb_alloc_colval(struct sb_alloc_colvals *cv, int col, double v);
 int sb_alloc_bound_solve_from(struct sb_lp *lp, const char *model, int relax, int maximize,
 			      struct sb_alloc_colvals *cv, struct sb_alloc_bound *b,
 			      struct sb_err *err);
-/* The pattern form; 1 when its enumeration exceeds its limits (nothing
- * solved), else as sb_alloc_bound. */
+/* The pattern form; SB_ALLOC_PATTERN_TOO_BIG when its enumeration exceeds
+ * its limits (nothing solved), else as sb_alloc_bound. Not 1: that is
+ * SB_EXIT_RUN, which a solve stopped by its safety time limit returns, and
+ * taking it for "too big" would hand a loaded machine's run to the compact
+ * form (another model, another bound) instead of failing it. */
+#define SB_ALLOC_PATTERN_TOO_BIG (-1)
 int sb_alloc_gadget_pattern(const struct sb_alloc_inst *in, int relax, long nodes,
 			    const struct sb_alloc_start *start, struct sb_alloc_bound *b,
 			    struct sb_err *err);

@@ -36,7 +36,25 @@
  * as the first incumbent (sb_alloc_gadget_bound's start), an instance whose
  * LP bound a policy reaches (the issue's J = 6 bench instance: every job
  * finishes) is proven optimal at the root; capacity-bound instances of that
- * size are not (the bound hardly moves in 200 nodes).
+ * size are not. Measured on the bench's capacity-bound J = 6, S = 4 x 4
+ * GPUs, T = 10 instance (EXC; two epochs: slot 0 with 3 jobs, slots 1-9
+ * with 6; 10,266 kept patterns): root LP 5.4056 (0.5 CPU s); the best
+ * checked policy run (GADGET-R) 5.2516; after 200 nodes the bound is
+ * still 5.4056 (2-6 CPU s on the loaded VM; also with GLPK's MIR, Gomory,
+ * cover and clique cuts, 10 CPU s). With slot 0's counts integer and slots 1-9 continuous
+ * the optimum is 5.4056 too: the whole gap is in the nine interchangeable
+ * slots. Integer aggregate counts y_{j,o} (slots of the epoch in which job
+ * j runs option o) to branch on, beside the integer pattern counts: 5.4054
+ * after 200 nodes; with the y integer and the pattern counts continuous (a
+ * relaxation of this model, so its bound is valid here) 5.3948 after
+ * 3,000 nodes (49 CPU s), not solved either. GLPK's proximity search
+ * (limited by wall clock only, so unusable for stored results) finds an
+ * integer solution of 5.3737. The optimum thus lies in [5.3737, 5.3948],
+ * within 0.6 % of the LP: what separates them is how little the finishing
+ * jobs can overshoot their targets with nine whole-slot configurations, and
+ * proving it means ruling out every combination that wastes less, which no
+ * formulation we tried turns into a bound that branch-and-bound closes
+ * within 60 s.
  *
  * Only patterns that no single job can improve are kept: a job's option is
  * improved by one of higher rate (EXC, FAIR: more progress is never worse)
@@ -45,8 +63,8 @@
  * dropped pattern is dominated by a kept one and the optimum is unchanged.
  *
  * Enumeration is bounded by deterministic counts (leaves visited, patterns
- * kept); an instance beyond them returns 1 and the caller uses the compact
- * model, so large instances still get a bound.
+ * kept); an instance beyond them returns SB_ALLOC_PATTERN_TOO_BIG and the
+ * caller uses the compact model, so large instances still get a bound.
  */
 #include "bound.h"
 
@@ -294,7 +312,7 @@ int sb_alloc_gadget_pattern(const struct sb_alloc_inst *in, int relax, long node
 	char nm[64];
 
 	if (S > 64) {
-		rc = 1;
+		rc = SB_ALLOC_PATTERN_TOO_BIG;
 		goto out;
 	}
 	for (s = 0; s < S; s++) {
@@ -337,7 +355,7 @@ int sb_alloc_gadget_pattern(const struct sb_alloc_inst *in, int relax, long node
 			continue;
 		}
 		if (na > MAX_ARRIVED) {
-			rc = 1;
+			rc = SB_ALLOC_PATTERN_TOO_BIG;
 			goto out;
 		}
 		/* enumerate this epoch's patterns */
@@ -361,7 +379,7 @@ int sb_alloc_gadget_pattern(const struct sb_alloc_inst *in, int relax, long node
 			sb_free(eno);
 		}
 		if (e.overflow || ncol + e.np > MAX_PATTERNS) {
-			rc = 1;
+			rc = SB_ALLOC_PATTERN_TOO_BIG;
 			goto out;
 		}
 		/* columns lambda_{e,p}; row sum_p lambda <= n_e */

@@ -52,12 +52,19 @@ struct sb_alloc_pd_cfg {
 	double gpu_cost;        /* added to a unit's cost per GPU it holds */
 	sb_alloc_pd_value *value;
 	void *arg;              /* value's first argument */
+	int plain;              /* 1: price and option every slot afresh (the
+	                           reference the tests hold the engine to); 0:
+	                           a slot holding what the previous slot holds
+	                           reuses its prices, options and placements */
 };
 
 struct sb_alloc_pd;
 /* New engine for in (owned by the caller; free with sb_alloc_pd_free). */
 struct sb_alloc_pd *sb_alloc_pd_new(const struct sb_alloc_inst *in, const struct sb_alloc_pd_cfg *c);
 void sb_alloc_pd_free(struct sb_alloc_pd *pd);
+/* Slots whose prices and options were taken from the previous slot so
+ * far (0 when plain). */
+long sb_alloc_pd_reused(const struct sb_alloc_pd *pd);
 /* One slot: admit what is worth it, then fill pl with slot v->t's
  * reservations. */
 void sb_alloc_pd_allocate(struct sb_alloc_pd *pd, const struct sb_alloc_view *v,

@@ -4,13 +4,16 @@
  * scan DL2's rule describes, and Optimus's per-class heaps against the
  * plain re-evaluation of every job's gain after every worker (both kept
  * here as the references), grant by grant, on seeded instances with bursts
- * of arrivals, ring-all-reduce and PS.
+ * of arrivals, ring-all-reduce and PS. The primal-dual engine of GADGET-PD
+ * and OASiS (core/alloc/pd.c) reuses the prices and options of a slot that
+ * holds what the previous one holds: held to its plain mode the same way.
  */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc/pd.h"
 #include "tests/alloc/small.h"
 
 static double ref_share(const struct sb_alloc_plan *pl, const double *total, int j)
@@ -208,4 +211,106 @@ Test(alloc_fast, optimus_heaps_equal_plain_rule)
 		same_runs_as(&in, opt, &optimus_reference, k, 1);
 		sb_alloc_inst_release(&in);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The primal-dual engine: reuse of equal slots against its plain mode  */
+/* ------------------------------------------------------------------ */
+
+static int pd_plain, pd_deadline;
+static long pd_reused;
+
+/* GADGET-PD's value (the utility gained), or with pd_deadline an OASiS-like
+ * one that halves after a deadline, so that the slot c matters too. */
+static double pd_value(void *arg, const struct sb_alloc_inst *in, int j, double done,
+		       double frac, int c)
+{
+	double need = in->job[j].target - done;
+	double v = sb_alloc_job_utility(in, j, done + frac * need, 0) -
+		   sb_alloc_job_utility(in, j, done, 0);
+	(void)arg;
+	if (pd_deadline && c > in->job[j].arrival + 6)
+		v *= 0.5;
+	return pd_deadline ? v + frac : v;
+}
+
+static void *pd_init(const struct sb_alloc_inst *in, const struct sb_opts *o, struct sb_rng *rng)
+{
+	struct sb_alloc_pd_cfg c = { 20, 16, 3, in->util == SB_ALLOC_ENE ? in->eta : 0, pd_value,
+				     NULL, pd_plain };
+	(void)o;
+	(void)rng;
+	return sb_alloc_pd_new(in, &c);
+}
+
+static void pd_release(void *ctx)
+{
+	pd_reused += sb_alloc_pd_reused(ctx);
+	sb_alloc_pd_free(ctx);
+}
+
+static int pd_allocate(void *ctx, const struct sb_alloc_view *v, const struct sb_opts *o,
+		       struct sb_rng *rng, struct sb_alloc_plan *pl, struct sb_err *err)
+{
+	(void)o;
+	(void)rng;
+	(void)err;
+	sb_alloc_pd_allocate(ctx, v, pl);
+	return 0;
+}
+
+static const struct sb_alloc_policy pd_policy = {
+	.name = "pd-engine",
+	.init = pd_init,
+	.release = pd_release,
+	.allocate = pd_allocate,
+};
+
+static void *pd_ref_init(const struct sb_alloc_inst *in, const struct sb_opts *o,
+			 struct sb_rng *rng)
+{
+	int save = pd_plain;
+	void *x;
+	pd_plain = 1;
+	x = pd_init(in, o, rng);
+	pd_plain = save;
+	return x;
+}
+
+static const struct sb_alloc_policy pd_reference = {
+	.name = "pd-engine-plain",
+	.init = pd_ref_init,
+	.release = pd_release,
+	.allocate = pd_allocate,
+};
+
+Test(alloc_fast, pd_reuse_equals_plain_engine)
+{
+	long fast_reused = 0;
+	int k;
+	for (k = 0; k < 48; k++) {
+		struct sb_alloc_genp g;
+		struct sb_alloc_types ty;
+		struct sb_alloc_inst in;
+		struct sb_rng gen = sb_rng_stream(14, (uint64_t)k, 0, SB_RNG_TEST);
+		sb_alloc_types_builtin(&ty);
+		sb_alloc_genp_defaults(&g, k % 2 ? SB_ALLOC_PS : SB_ALLOC_RAR);
+		/* bursts and quiet spells on 1 to 8 servers: plans that
+		 * repeat a layout over slots, a window that runs empty, and
+		 * prices that change from one slot to the next */
+		g.njob = 30 + 10 * (k % 4);
+		g.nserver = 1 + k % 8;
+		g.poisson = 0.5 + 4 * (k % 3);
+		g.kmax = g.pmax = 1 + (k * 5) % 12;
+		g.util = (k / 2) % 3;   /* EXC, ENE (priced GPUs), FAIR */
+		g.nslot = 200;
+		sb_alloc_gen(&in, &g, &ty, NULL, 0, NULL, &gen);
+		pd_deadline = (k / 6) % 2;
+		pd_reused = 0;
+		same_runs(&in, &pd_policy, &pd_reference, k);
+		fast_reused += pd_reused;
+		sb_alloc_inst_release(&in);
+	}
+	/* the comparison means something only if slots were reused */
+	cr_assert_gt(fast_reused, 1000, "only %ld slots reused", fast_reused);
 }
