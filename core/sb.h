@@ -92,8 +92,10 @@ long sb_peak_rss_kib(void);
 
 /* FNV-1a 64-bit hash of a string (used to derive per-name RNG purposes). */
 uint64_t sb_hash_str(const char *s);
-/* FNV-1a over n bytes, continuing from h (start: SB_HASH_INIT). */
-#define SB_HASH_INIT 1469598103934665603ULL
+/* FNV-1a over n bytes, continuing from h (start: SB_HASH_INIT, FNV's
+ * offset basis; sb_hash_str starts from another value, which every
+ * string-derived stream depends on, so it stays). */
+#define SB_HASH_INIT 0xcbf29ce484222325ULL
 uint64_t sb_hash_bytes(uint64_t h, const void *p, size_t n);
 
 /* sha256 of a file as 64 lowercase hex chars + NUL into out[65];

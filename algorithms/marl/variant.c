@@ -84,19 +84,6 @@ static void put(struct text *t, const char *fmt, ...)
 		t->at += (size_t)n;
 }
 
-/* FNV-1a 64 of raw bytes (the hash of the text is sb_hash_str) */
-static uint64_t fnv(const void *p, size_t n, uint64_t h)
-{
-	const unsigned char *b = p;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 void sb_marl_variant_text(const struct sb_marl_variant *v, const struct sb_marl_cfg *cfg,
 			  int njobs, const struct sb_marl_env *env, const char *extra, char *buf,
 			  size_t len)
@@ -105,7 +92,7 @@ void sb_marl_variant_text(const struct sb_marl_variant *v, const struct sb_marl_
 	const struct sb_interf *m = &env->interf;
 	struct text t = { buf, len, 0 };
 	struct sb_marl_gen g;
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = SB_HASH_INIT;
 	int k;
 
 	buf[0] = 0;
@@ -117,9 +104,9 @@ void sb_marl_variant_text(const struct sb_marl_variant *v, const struct sb_marl_
 	    cfg->clip, cfg->gamma, cfg->lambda, cfg->lr_actor, cfg->lr_critic, cfg->ent0, cfg->ent1,
 	    cfg->gclip, cfg->load0, cfg->load1, cfg->vcoef, (unsigned long long)cfg->seed, njobs);
 	/* the topology's shape (the name alone may be a user's file) */
-	h = fnv(tp->parent, (size_t)tp->nnode * sizeof *tp->parent, h);
-	h = fnv(tp->level, (size_t)tp->nnode, h);
-	h = fnv(tp->bw, sizeof tp->bw, h);
+	h = sb_hash_bytes(h, tp->parent, (size_t)tp->nnode * sizeof *tp->parent);
+	h = sb_hash_bytes(h, tp->level, (size_t)tp->nnode);
+	h = sb_hash_bytes(h, tp->bw, sizeof tp->bw);
 	put(&t, "topo %s nodes %d servers %d x %d tree %016llx; ", tp->name, tp->nnode, tp->nserver,
 	    tp->gpus, (unsigned long long)h);
 	put(&t, "interf on %d lambda %.17g %.17g %.17g gamma %.17g eps %.17g noise %llu tor %d; ",
@@ -135,7 +122,7 @@ void sb_marl_variant_text(const struct sb_marl_variant *v, const struct sb_marl_
 		size_t n;
 		const double *w = sb_interf_pred_weights(m->pred, &n);
 		put(&t, "pred %zu %016llx; ", n,
-		    (unsigned long long)fnv(w, n * sizeof *w, 0xcbf29ce484222325ULL));
+		    (unsigned long long)sb_hash_bytes(SB_HASH_INIT, w, n * sizeof *w));
 	}
 	put(&t, "%s", extra ? extra : "");
 }
