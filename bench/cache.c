@@ -91,9 +91,14 @@ static int32_t *bench_setup(struct sb_cache_setup *s, const struct sb_cache_grap
 	return train;
 }
 
-/* The sampler on R-MAT 19 too (64 MB of adjacency, where the 41 M/s of
- * issue #16 was measured): at scale 22 (512 MB) every draw is a DRAM
- * miss, so the rate there is the machine's random-read rate, not code. */
+/* The sampler on R-MAT 19 too (64 MB of adjacency): at scale 22 (512 MB)
+ * nearly every draw is a DRAM miss. Measured on the 2-core development VM
+ * with a private micro-benchmark: independent prefetched reads of a 512 MB
+ * array level off at 24-27 ns each (about 18 misses in flight, at any
+ * prefetch distance from 1 to 64), and the sampler reads 0.840 adjacency
+ * lines plus 0.075 offsets per sampled edge at scale 22, so that machine
+ * tops out near 44 M edges/s there whatever the code; fewer line reads
+ * per edge would change the draws. */
 static void sampler_small(struct sb_table *tab, int scale)
 {
 	struct sb_cache_graph g;
