@@ -28,16 +28,16 @@ static int score(const struct sb_adversary *h, void *ctx, const int *gene, doubl
 {
 	int rc = h->ratio(ctx, gene, r, err);
 
+	if (rc == SB_ADV_DECLINED) {
+		f->rejected++;
+		*r = 0;
+		rc = 0;
+	}
+
 	f->evals++;
 	if (!rc && isnan(*r))
 		rc = sb_err_set(err, SB_EXIT_RUN, "adversary: the family returned a NaN ratio");
 	return rc;
-}
-
-/* The hook's count of declined instances since open. */
-static long declined(const struct sb_adversary *h, void *ctx)
-{
-	return h->rejected ? h->rejected(ctx) : 0;
 }
 
 void sb_adversary_close(const struct sb_adversary *h, void *ctx)
@@ -75,7 +75,6 @@ int sb_adversary_anneal(const struct sb_adversary *h, void *ctx,
 	double fx, fy, t0 = 0.1;
 	long it, last = 0, patience = iters / 20 > 10 ? iters / 20 : 10;
 	int restarts = 0;
-	long r0 = declined(h, ctx);
 
 	memset(f, 0, sizeof *f);
 	f->worst = -1;
@@ -128,7 +127,6 @@ int sb_adversary_anneal(const struct sb_adversary *h, void *ctx,
 			last = it;
 		}
 	}
-	f->rejected = declined(h, ctx) - r0;
 	return 0;
 }
 
@@ -138,7 +136,7 @@ int sb_adversary_exhaust(const struct sb_adversary *h, void *ctx,
 {
 	int x[SB_ADV_MAXGENES], n = sp->ngenes, k, rc;
 	double size = sb_adversary_size(sp), q;
-	long it = 0, r0 = declined(h, ctx);
+	long it = 0;
 
 	memset(f, 0, sizeof *f);
 	f->worst = -1;
@@ -153,8 +151,7 @@ int sb_adversary_exhaust(const struct sb_adversary *h, void *ctx,
 		for (k = 0; k < n && ++x[k] == sp->hi[k]; k++)
 			x[k] = 0;
 		if (k == n) {
-			f->rejected = declined(h, ctx) - r0;
-			return 0;
+					return 0;
 		}
 	}
 }

@@ -23,6 +23,8 @@
 #include <stdio.h>
 
 #define SB_ADV_MAXGENES 256
+/* ratio hook: the instance is not scored (see .ratio) */
+#define SB_ADV_DECLINED (-1)
 
 struct sb_adversary_space {
 	int ngenes;
@@ -44,7 +46,11 @@ struct sb_adversary {
 	 * the policy is worse than the reference (cost / optimum for a cost,
 	 * optimum / value for a value; INFINITY when the policy gets nothing).
 	 * Every schedule goes through the family's checker; a rejection is
-	 * SB_EXIT_RUN. */
+	 * SB_EXIT_RUN. SB_ADV_DECLINED: the hook declines to score the
+	 * instance, because the reference is not an exact optimum of the run
+	 * (an optimum its search did not prove, or a run outside the class of
+	 * schedules the optimum is taken over); the search counts it and gives
+	 * it ratio 0, so it is never the worst. */
 	int (*ratio)(void *ctx, const int *gene, double *ratio, struct sb_err *err);
 	/* The instance coded by gene as "instance: ..." lines. */
 	void (*print)(void *ctx, const int *gene, FILE *out);
@@ -54,12 +60,6 @@ struct sb_adversary {
 	 * cross-family table: the name of policy i (i = 0, 1, ...), NULL past
 	 * the last. */
 	const char *(*policy)(int i);
-	/* Optional (NULL: the hook scores every instance). How many instances
-	 * the hook has declined to score since open, giving them ratio 0 so
-	 * that they are never the worst: those on which the reference is not
-	 * an exact optimum of the run (an optimum its search did not prove,
-	 * or a run outside the class of schedules the optimum is taken over). */
-	long (*rejected)(void *ctx);
 	/* "key=value ..." of a space that exhaustive search covers in seconds
 	 * per policy: `make bench` compares the annealing search with it. */
 	const char *bench_set;
@@ -72,7 +72,7 @@ struct sb_adversary_found {
 	double worst;
 	int gene[SB_ADV_MAXGENES];
 	long found_at, evals;
-	long rejected;   /* evaluations the hook declined to score (see .rejected) */
+	long rejected;   /* evaluations the hook declined to score (see .ratio) */
 };
 
 /* Free ctx from h's open: its close hook, or sb_free when it has none. */

@@ -54,7 +54,6 @@ struct ctx {
 	struct sb_alloc_types ty;
 	struct sb_alloc_genp gp;
 	int n, narr;
-	long rejected;
 };
 
 static int find(const char *name, const struct sb_alloc_policy **p, struct sb_err *err)
@@ -200,8 +199,7 @@ static int ratio(void *ctx, const int *gene, double *q, struct sb_err *err)
 	if (rc)
 		goto out;
 	if (!proven) {
-		c->rejected++;
-		*q = 0;
+		rc = SB_ADV_DECLINED;
 		goto out;
 	}
 	if (!c->q && u > ref + 1e-9 * (1 + fabs(ref))) {
@@ -242,11 +240,6 @@ static void print(void *ctx, const int *gene, FILE *out)
 	sb_alloc_inst_release(&in);
 }
 
-static long rejected(void *ctx)
-{
-	return ((struct ctx *)ctx)->rejected;
-}
-
 /* Every policy that schedules ring-all-reduce jobs. */
 static const char *policy(int i)
 {
@@ -268,7 +261,6 @@ const struct sb_adversary sb_alloc_adversary = {
 	.ratio = ratio,
 	.print = print,
 	.policy = policy,
-	.rejected = rejected,
 	/* no bench space: 20,000 proposals per policy (each a checked run
 	 * and an exact optimum) would dominate `make bench`; the Criterion
 	 * test compares the search with exhaustive enumeration instead */

@@ -254,7 +254,6 @@ const struct sb_adversary sb_cache_adversary = {
 	.ratio = ratio,
 	.print = print,
 	.policy = policy,
-	.rejected = NULL,
 	/* no bench space: 20,000 proposals per policy (each a checked run
 	 * and an exact optimum) would dominate `make bench`; the Criterion
 	 * test compares the search with exhaustive enumeration instead */

@@ -66,7 +66,6 @@ struct ctx {
 	int kind[NKINDS];              /* the kinds that fit the cluster */
 	double tau_ref[NKINDS];        /* their reference iteration times */
 	struct sb_opts ps, pp, qs, qp;
-	long rejected;                 /* instances whose optimum was not proven */
 };
 
 static struct sb_job job_of_kind(int k)
@@ -225,8 +224,7 @@ static int ratio(void *ctx, const int *gene, double *q, struct sb_err *err)
 		rc = run(c, &js, &c->q, &c->qs, &c->qp, &ref, &qpre, err);
 	} else if (pre || (!(rc = sb_cluster_opt_exact(&c->cl, &js, NODE_LIMIT, &ref, &st, NULL,
 							  NULL, err)) && st != SB_LP_OPTIMAL)) {
-		c->rejected++;
-		*q = 0;
+		rc = SB_ADV_DECLINED;
 		goto out;
 	}
 	if (!rc && !c->versus && sum < ref * (1 - 1e-9))
@@ -263,11 +261,6 @@ static void print(void *ctx, const int *gene, FILE *out)
 	sb_jobset_release(&js);
 }
 
-static long rejected(void *ctx)
-{
-	return ((struct ctx *)ctx)->rejected;
-}
-
 /* Every scheduler of the flat model, with its default placer (speed
  * variants aside: they repeat their reference). */
 static const char *policy(int i)
@@ -289,6 +282,5 @@ const struct sb_adversary sb_cluster_adversary = {
 	.ratio = ratio,
 	.print = print,
 	.policy = policy,
-	.rejected = rejected,
 	.bench_set = "jobs=2",
 };

@@ -54,7 +54,6 @@ struct ctx {
 	const struct sb_pipeline_planner *p, *q;   /* q: versus, NULL for the MILP */
 	struct sb_opts po, qo;
 	int L, N;
-	long rejected;
 };
 
 /* The planner and its options: defaults, but re-computation off where it
@@ -223,8 +222,7 @@ static int ratio(void *ctx, const int *gene, double *q, struct sb_err *err)
 	if (rc)
 		goto out;
 	if (!in_space || !proven) {
-		c->rejected++;
-		*q = 0;
+		rc = SB_ADV_DECLINED;
 		goto out;
 	}
 	if (!c->q && T < ref * (1 - 1e-6))
@@ -267,11 +265,6 @@ static void print(void *ctx, const int *gene, FILE *out)
 	sb_topo_release(&t);
 }
 
-static long rejected(void *ctx)
-{
-	return ((struct ctx *)ctx)->rejected;
-}
-
 static const char *policy(int i)
 {
 	int n;
@@ -288,7 +281,6 @@ const struct sb_adversary sb_pipeline_adversary = {
 	.ratio = ratio,
 	.print = print,
 	.policy = policy,
-	.rejected = rejected,
 	/* no bench space: 20,000 proposals per policy (each a checked run
 	 * and an exact optimum) would dominate `make bench`; the Criterion
 	 * test compares the search with exhaustive enumeration instead */

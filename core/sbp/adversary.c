@@ -54,7 +54,6 @@ struct ctx {
 	const struct sb_sbp_planner *p, *q;   /* q: versus, NULL for the ILP */
 	struct sb_opts po, qo;
 	int L, bw;   /* bw: the "backward" parameter */
-	long rejected;
 };
 
 static int find(const char *name, const struct sb_sbp_planner **p, struct sb_err *err)
@@ -175,8 +174,7 @@ static int ratio(void *ctx, const int *gene, double *q, struct sb_err *err)
 	    (rc = cost(&g, c->q, &c->qo, &ref, &proven, err)))
 		goto out;
 	if (!proven) {
-		c->rejected++;
-		*q = 0;
+		rc = SB_ADV_DECLINED;
 		goto out;
 	}
 	if (!c->q && v < ref * (1 - 1e-9))
@@ -221,11 +219,6 @@ static void print(void *ctx, const int *gene, FILE *out)
 	sb_sbp_graph_release(&g);
 }
 
-static long rejected(void *ctx)
-{
-	return ((struct ctx *)ctx)->rejected;
-}
-
 /* Every registered planner (the ILP planner included: its own node limit
  * and start, against the proven optimum). */
 static const char *policy(int i)
@@ -244,7 +237,6 @@ const struct sb_adversary sb_sbp_adversary = {
 	.ratio = ratio,
 	.print = print,
 	.policy = policy,
-	.rejected = rejected,
 	/* no bench space: 20,000 proposals per policy (each a checked run
 	 * and an exact optimum) would dominate `make bench`; the Criterion
 	 * test compares the search with exhaustive enumeration instead */
