@@ -102,7 +102,7 @@ static void run(struct sb_table *t, const char *data)
 	f = sb_families(&n);
 	for (i = 0; i < n; i++)
 		if (f[i]->adversary && f[i]->adversary->bench_set)
-			for (j = 0; (name = f[i]->adversary->policy(j)); j++)
+			for (j = 0; (name = sb_adversary_policy(f[i]->adversary, j)); j++)
 				bench_policy(t, f[i], name);
 }
 

@@ -40,6 +40,17 @@ static int score(const struct sb_adversary *h, void *ctx, const int *gene, doubl
 	return rc;
 }
 
+const char *sb_adversary_policy(const struct sb_adversary *h, int i)
+{
+	int n;
+	const void *const *p;
+
+	if (h->policy)
+		return h->policy(i);
+	p = sb_registry_list(h->policy_type, &n);
+	return i >= 0 && i < n ? sb_registry_name(p[i]) : NULL;
+}
+
 void sb_adversary_close(const struct sb_adversary *h, void *ctx)
 {
 	if (h->close)

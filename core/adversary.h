@@ -58,8 +58,10 @@ struct sb_adversary {
 	void (*close)(void *ctx);
 	/* The policies this family can judge against its optimum, for the
 	 * cross-family table: the name of policy i (i = 0, 1, ...), NULL past
-	 * the last. */
+	 * the last. Optional: NULL means every registered object of registry
+	 * type policy_type. Callers use sb_adversary_policy. */
 	const char *(*policy)(int i);
+	const char *policy_type;
 	/* "key=value ..." of a space that exhaustive search covers in seconds
 	 * per policy: `make bench` compares the annealing search with it. */
 	const char *bench_set;
@@ -75,6 +77,9 @@ struct sb_adversary_found {
 	long rejected;   /* evaluations the hook declined to score (see .ratio) */
 };
 
+/* The name of the i-th policy h judges (its .policy hook, or the i-th
+ * registered object of .policy_type), NULL past the last. */
+const char *sb_adversary_policy(const struct sb_adversary *h, int i);
 /* Free ctx from h's open: its close hook, or sb_free when it has none. */
 void sb_adversary_close(const struct sb_adversary *h, void *ctx);
 

@@ -237,15 +237,6 @@ static void print(void *ctx, const int *gene, FILE *out)
 	sb_cache_graph_release(&g);
 }
 
-/* Every cache policy. */
-static const char *policy(int i)
-{
-	int n;
-	const struct sb_cache_policy *const *p = sb_cache_policies(&n);
-
-	return i < n ? p[i]->name : NULL;
-}
-
 const struct sb_adversary sb_cache_adversary = {
 	.desc = "tiny graphs (chords of a path), cache slots, GPUs, fan-out, batch; reference: "
 		"Belady's MIN per cache instance, misses / MIN's misses",
@@ -253,7 +244,7 @@ const struct sb_adversary sb_cache_adversary = {
 	.open = open_,
 	.ratio = ratio,
 	.print = print,
-	.policy = policy,
+	.policy_type = "cache_policy",   /* every registered one */
 	/* no bench space: 20,000 proposals per policy (each a checked run
 	 * and an exact optimum) would dominate `make bench`; the Criterion
 	 * test compares the search with exhaustive enumeration instead */

@@ -265,14 +265,6 @@ static void print(void *ctx, const int *gene, FILE *out)
 	sb_topo_release(&t);
 }
 
-static const char *policy(int i)
-{
-	int n;
-	const struct sb_pipeline_planner *const *p = sb_pipeline_planners(&n);
-
-	return i < n ? p[i]->name : NULL;
-}
-
 const struct sb_adversary sb_pipeline_adversary = {
 	.desc = "a few layers (times, activations, parameters) on a few GPUs, bandwidth, M, "
 		"batch; reference: the pipeline MILP proven optimal, T / OPT",
@@ -280,7 +272,7 @@ const struct sb_adversary sb_pipeline_adversary = {
 	.open = open_,
 	.ratio = ratio,
 	.print = print,
-	.policy = policy,
+	.policy_type = "pipeline_planner",   /* every registered one */
 	/* no bench space: 20,000 proposals per policy (each a checked run
 	 * and an exact optimum) would dominate `make bench`; the Criterion
 	 * test compares the search with exhaustive enumeration instead */

@@ -219,16 +219,6 @@ static void print(void *ctx, const int *gene, FILE *out)
 	sb_sbp_graph_release(&g);
 }
 
-/* Every registered planner (the ILP planner included: its own node limit
- * and start, against the proven optimum). */
-static const char *policy(int i)
-{
-	int n;
-	const struct sb_sbp_planner *const *p = sb_sbp_planners(&n);
-
-	return i < n ? p[i]->name : NULL;
-}
-
 const struct sb_adversary sb_sbp_adversary = {
 	.desc = "small layer graphs (placement, sizes, layer kinds, backward ops or not); "
 		"reference: the assignment ILP proven optimal, cost / OPT",
@@ -236,7 +226,9 @@ const struct sb_adversary sb_sbp_adversary = {
 	.open = open_,
 	.ratio = ratio,
 	.print = print,
-	.policy = policy,
+	/* every registered planner, the ILP planner included (its own node
+	 * limit and start, against the proven optimum) */
+	.policy_type = "sbp_planner",
 	/* no bench space: 20,000 proposals per policy (each a checked run
 	 * and an exact optimum) would dominate `make bench`; the Criterion
 	 * test compares the search with exhaustive enumeration instead */

@@ -43,7 +43,7 @@ static int point_of(int k, const struct sb_family **fam, int *pi)
 	for (i = 0; i < n; i++) {
 		if (!f[i]->adversary)
 			continue;
-		for (j = 0; f[i]->adversary->policy(j); j++)
+		for (j = 0; sb_adversary_policy(f[i]->adversary, j); j++)
 			if (k-- == 0) {
 				*fam = f[i];
 				*pi = j;
@@ -84,7 +84,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 	if (!point_of(point, &f, &j))
 		SB_BUG("adversary: point %d has no policy", point);
 	h = f->adversary;
-	name = h->policy(j);
+	name = sb_adversary_policy(h, j);
 	sb_opts_defaults(&o, h->params);
 	sb_opts_format(&o, set, sizeof set);
 	/* one word per cell: "n=5,devices=2" */

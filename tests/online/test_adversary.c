@@ -167,7 +167,7 @@ static int none_beats_the_optimum(const struct sb_adversary *h, const char *cons
 	sb_opts_defaults(&o, h->params);
 	for (k = 0; sets && sets[k]; k++)
 		cr_assert_eq(sb_opts_set(&o, h->params, sets[k], "test", &err), 0, "%s", err.msg);
-	for (i = 0; (name = h->policy(i)); i++) {
+	for (i = 0; (name = sb_adversary_policy(h, i)); i++) {
 		struct sb_rng r = sb_rng_stream(seed, (uint64_t)i, 0, SB_RNG_TEST);
 		void *ctx;
 		int n, rc, gene[SB_ADV_MAXGENES];
