@@ -71,5 +71,15 @@ hand=$(for f in paper/report.tex paper/why/*.tex; do
 done)
 [ -z "$hand" ] && ok || bad "prose types a verdict or a measured number by hand (use the verdict or measured macros, or a generated one):
 $hand"
+# The why-paragraphs explain measurements, so a decimal with two or more
+# digits there is a measured value typed by hand unless it is inside math
+# ($...$, where the formulas of the models live): it must come from a
+# macro of scripts/paper-facts-* instead.
+hand=$(for f in paper/why/*.tex; do
+	sed -e 's/^%.*//' -e 's/\([^\\]\)%.*/\1/' -e 's/\$[^$]*\$//g' "$f" |
+		grep -n -E '(^|[^0-9.])[0-9]+\.[0-9]{2,}' | sed "s|^|$f:|"
+done)
+[ -z "$hand" ] && ok || bad "a why-paragraph types a measured decimal by hand (use a macro of scripts/paper-facts-*):
+$hand"
 echo "paper: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
