@@ -17,6 +17,7 @@
 #include "online/online.h"
 #include "online/ptable.h"
 #include "workloads/online/gen.h"
+#include "tests/online/common.h"
 
 static struct sb_online_game game2(int T, int C1, int C2, int D, double ul)
 {
@@ -30,19 +31,7 @@ static struct sb_online_game game2(int T, int C1, int C2, int D, double ul)
 static double ealg(const struct sb_online_game *g, const struct sb_online_inst *in,
 		   const char *name)
 {
-	const struct sb_online_policy *p = sb_online_policy_find(name);
-	struct sb_online_result r;
-	struct sb_opts o;
-	struct sb_err err;
-	struct sb_rng rng = sb_rng_stream(1, 0, 0, SB_RNG_TEST);
-	double e;
-
-	cr_assert_not_null(p, "%s", name);
-	sb_opts_defaults(&o, p->params);
-	cr_assert_eq(sb_online_run(g, in, p, &o, &rng, &r, &err), 0, "%s: %s", name, err.msg);
-	e = r.ealg;
-	sb_online_result_release(&r);
-	return e;
+	return sb_test_online_ealg(g, in, name, NULL);
 }
 
 Test(online_k2, state_and_demand_codes)
@@ -109,36 +98,8 @@ Test(online_k2, dp_equals_monte_carlo_mean)
 
 Test(online_k2, knapsack_dp_equals_glpk_on_1000_instances)
 {
-	int k;
-
-	for (k = 0; k < 1000; k++) {
-		struct sb_rng gen = sb_rng_stream(12, (uint64_t)k, 0, SB_RNG_TEST);
-		int C1 = 1 + (int)sb_rng_below(&gen, 12), C2 = 1 + (int)sb_rng_below(&gen, 12);
-		int cmin = C1 < C2 ? C1 : C2;
-		struct sb_online_game g = game2(1 + (int)sb_rng_below(&gen, 30), C1, C2,
-						1 + (int)sb_rng_below(&gen, (uint32_t)cmin), 50);
-		struct sb_online_inst in;
-		struct sb_err err;
-		unsigned char take[30];
-		double dp, ilp, lp, w = 0;
-		int t, used[2] = { 0, 0 };
-		sb_online_gen_random(&g, &in, k & 1, &gen);
-		dp = sb_online_opt(&g, &in, take);
-		for (t = 0; t < in.T; t++)
-			if (take[t]) {
-				used[0] += sb_online_dem(&g, in.d[t], 0);
-				used[1] += sb_online_dem(&g, in.d[t], 1);
-				w += in.v[t] * sb_online_size(&g, in.d[t]);
-			}
-		cr_assert_leq(used[0], C1, "instance %d: type 1 overdrawn", k);
-		cr_assert_leq(used[1], C2, "instance %d: type 2 overdrawn", k);
-		cr_assert_float_eq(w, dp, 1e-9 * (1 + dp));
-		cr_assert_eq(sb_online_opt_glpk(&g, &in, &ilp, &lp, &err), 0, "%s", err.msg);
-		cr_assert_float_eq(dp, ilp, 1e-6 * (1 + dp), "instance %d: DP %.10g, GLPK %.10g", k,
-				   dp, ilp);
-		cr_assert_geq(lp, ilp - 1e-6 * (1 + dp));
-		sb_online_inst_release(&in);
-	}
+	/* capacities 1..12 per type, 1..30 rounds: two GLPK rows */
+	sb_test_online_opt_1000(2, 12, 12, 30);
 }
 
 Test(online_k2, checker_rejects_overdrawing_either_type)
@@ -176,52 +137,14 @@ Test(online_k2, checker_rejects_overdrawing_either_type)
 	}
 }
 
-/* the table-reading policies get a random table of game g */
-static void store_random_tables(const struct sb_online_game *g, uint64_t k)
-{
-	static const char *const var[] = { "learned", "learned-random", "learned-reinforce" };
-	size_t n = sb_online_ptable_cells(g), c;
-	double *prob = SB_NEW(double, n * (size_t)g->M);
-	struct sb_rng r = sb_rng_stream(19, k, 0, SB_RNG_TEST);
-	struct sb_err err;
-	int v, m;
-
-	sb_online_ptable_clear();
-	for (v = 0; v < 3; v++) {
-		for (c = 0; c < n; c++) {
-			double s = 0, *q = prob + c * (size_t)g->M;
-			for (m = 0; m < g->M; m++)
-				s += q[m] = sb_rng_uniform(&r);
-			for (m = 0; m < g->M; m++)
-				q[m] /= s;
-		}
-		cr_assert_eq(sb_online_ptable_put(var[v], g, prob, &err), 0, "%s", err.msg);
-	}
-	sb_free(prob);
-}
-
 Test(online_k2, every_policy_checked_and_not_above_opt)
 {
-	int np, i, k;
-	const struct sb_online_policy *const *p = sb_online_policies(&np);
+	int k;
 
 	for (k = 0; k < 40; k++) {
 		int C1 = 1 + k % 7, C2 = 1 + k % 5, cmin = C1 < C2 ? C1 : C2;
 		struct sb_online_game g = game2(3 + k % 12, C1, C2, 1 + k % cmin, 2 + k % 30);
-		struct sb_rng gen = sb_rng_stream(17, (uint64_t)k, 0, SB_RNG_TEST);
-		struct sb_online_inst in;
-		double opt;
-		sb_online_gen_random(&g, &in, k & 1, &gen);
-		opt = sb_online_opt(&g, &in, NULL);
-		store_random_tables(&g, (uint64_t)k);
-		for (i = 0; i < np; i++) {
-			double e = ealg(&g, &in, p[i]->name);
-			cr_assert_leq(e, opt * (1 + 1e-12), "%s: E[ALG] %g above OPT %g", p[i]->name,
-				      e, opt);
-			cr_assert_geq(e, 0);
-		}
-		cr_assert_geq(ealg(&g, &in, "hindsight"), ealg(&g, &in, "greedy") - 1e-9);
-		sb_online_inst_release(&in);
+		sb_test_online_all_below_opt(&g, 17, k);
 	}
 	sb_online_ptable_clear();
 }
