@@ -230,7 +230,8 @@ int sb_online_ptable_reset(const char *variant, const struct sb_online_game *g, 
 		return sb_err_set(err, SB_EXIT_INPUT, "%s: no stored policy table for T = %d, "
 				  "K = %d, C = %d, D = %d, M = %d, U/L = %g (load one with --table "
 				  "results/online_learn.h5, trained by 'sb run online_learn'; "
-				  "K = 2 tables are trained by 'sb run online_ratio')",
+				  "K = 2 tables are trained inside 'sb run online_ratio' and not "
+				  "stored)",
 				  variant, g->T, g->K, g->C, g->D, g->M, g->U / g->L);
 	*ctx = (void *)p;
 	*ncomp = 1;
