@@ -32,10 +32,12 @@ do for [fmt in "png pdf"] {
   plot for [i=1:words(pols)] data("points", "--where regime=enum --where policy=".word(pols,i)) \
          using "ul":"cr" with linespoints lt i title word(pols,i), \
        data("points", "--where regime=enum --where policy=zcl") using "ul":"ln_bound" with lines lt 8 dt 2 title "1 + ln(U/L)"
-  set title "(c) K = 2 resource types (F6): empirical CR\n(an infinite ratio, a policy that sells nothing, is not drawn)"
+  set title "(c) K = 2 resource types (F6): empirical CR\n(clipped at 1000; an infinite ratio, a policy that sells nothing, is not drawn)"
+  set yrange [1:1000]
   plot for [i=1:words(pols)] data("points", "--where regime=k2 --where policy=".word(pols,i)) \
          using "ul":"cr" with linespoints lt i title word(pols,i), \
        data("points", "--where regime=k2 --where policy=zcl") using "ul":"ln_bound" with lines lt 8 dt 2 title "1 + ln(U/L) (no K = 2 guarantee)"
+  set autoscale y
   unset logscale y
   unset multiplot
 }
