@@ -13,7 +13,9 @@
  * Contract (core/online/online.h, struct sb_online_policy): reset() picks
  * the components of the initial random choice (one for a Markov policy);
  * decide() gives the price distribution from (t, c, d) alone, so that the
- * exact DP can evaluate it.
+ * exact DP can evaluate it. With K = 2 resource types (g->K), c is a
+ * capacity state and d a demand code: read them with sb_online_left(g, c, k)
+ * and sb_online_dem(g, d, k), and post one price per unit of the bundle.
  */
 #include "online/online.h"
 

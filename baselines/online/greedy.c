@@ -2,6 +2,7 @@
  * greedy.c - post the lowest price L: every buyer that fits is served,
  * first come, first served. Ours; its ratio is unbounded as U/L grows
  * (low-value buyers fill the capacity before high-value ones arrive).
+ * K = 2: the same rule (price L per unit of the bundle).
  */
 #include "online/online.h"
 

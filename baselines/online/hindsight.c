@@ -3,19 +3,20 @@
  * posted in every round, gives the most welfare on this very instance.
  * An offline reference (it sees the instance), not an online algorithm;
  * it has no competitive ratio of its own. Ours [O, advlearn.md §4].
+ * K = 2: the same fixed per-unit bundle price for every buyer.
  */
 #include "online/online.h"
 
 static double fixed_price_welfare(const struct sb_online_game *g,
 				  const struct sb_online_inst *in, double p)
 {
-	int t, c = g->C;
+	int t, c = g->S - 1;
 	double w = 0;
 
 	for (t = 0; t < in->T; t++)
-		if (in->v[t] >= p && in->d[t] <= c) {
-			c -= in->d[t];
-			w += in->v[t] * in->d[t];
+		if (in->v[t] >= p && sb_online_fits(g, c, in->d[t])) {
+			c -= sb_online_off(g, in->d[t]);
+			w += in->v[t] * sb_online_size(g, in->d[t]);
 		}
 	return w;
 }

@@ -10,7 +10,8 @@
  * textbook choice; a draw over the 16-level price grid instead would give
  * the lowest class only 1/16 of the mass and a ratio of 16 on an all-L
  * input whatever U/L. Its expectation is exact: one DP per threshold,
- * averaged.
+ * averaged. K = 2 [O]: the same threshold, posted as the per-unit bundle
+ * price (a buyer takes its bundle iff its per-unit value reaches it).
  */
 #include "online/online.h"
 

@@ -10,6 +10,14 @@
  * into a posted price (the buyer takes its units iff v >= psi) and rounding
  * it up to the game's price grid (round=1, the default, for a comparison on
  * equal terms with the learned table) are ours.
+ *
+ * K = 2 [O, ours]: one bundle price per unit, psi of the bottleneck type's
+ * utilisation max_k z_k. Why the bottleneck: a sale can be refused only
+ * for lack of the scarcest type, so that type's utilisation is the one
+ * whose threshold protects the remaining capacity; per-type prices summed
+ * over the bundle are zlw's K = 2 rule, so the two baselines cover both
+ * multi-type pricings of advlearn.md §4. No ratio is proven for K = 2
+ * (proven_ratio 0).
  */
 #include "online/online.h"
 
@@ -22,14 +30,15 @@ static const struct sb_param params[] = {
 
 static double ratio(const struct sb_online_game *g, const struct sb_opts *o)
 {
-	return 1 + log(g->U / g->L);
+	return g->K == 1 ? 1 + log(g->U / g->L) : 0;
 }
 
 static int decide(void *ctx, const struct sb_online_game *g, int comp, int t, int c, int d,
 		  double *price, double *prob)
 {
 	const struct sb_opts *o = ctx;
-	double p = sb_online_psi(g, (double)(g->C - c) / g->C);
+	double p = sb_online_psi(g, g->K == 1 ? (double)(g->C - c) / g->C :
+				 sb_online_util_max(g, c));
 
 	price[0] = sb_opts_get(o, "round") ? sb_online_round_up(g, p) : p;
 	prob[0] = 1;

@@ -12,6 +12,11 @@
  * demand); what differs from zcl is that a demand of d units is priced at
  * the mean of psi over [z, z + d/C] (the integral price of the units it
  * takes), not at psi(z). Rounded up to the price grid unless round=0.
+ *
+ * K = 2: the spec's multi-type rule [O, advlearn.md §4 item 2]: per-type
+ * unit prices p_k = the mean of psi over [z_k, z_k + d_k / C_k], and the
+ * bundle price sum_k p_k d_k, posted per unit as sum_k p_k d_k / |d| (the
+ * buyer accepts iff v |d| >= sum_k p_k d_k), then rounded up to the grid.
  */
 #include "online/online.h"
 
@@ -24,8 +29,20 @@ static int decide(void *ctx, const struct sb_online_game *g, int comp, int t, in
 		  double *price, double *prob)
 {
 	const struct sb_opts *o = ctx;
-	double z = (double)(g->C - c) / g->C;
-	double p = sb_online_psi_mean(g, z, sb_min(1.0, z + (double)d / g->C));
+	double p = 0;
+	int k;
+
+	if (g->K == 1) {
+		double z = (double)(g->C - c) / g->C;
+		p = sb_online_psi_mean(g, z, sb_min(1.0, z + (double)d / g->C));
+	} else {
+		for (k = 0; k < g->K; k++) {
+			int dk = sb_online_dem(g, d, k);
+			double z = (double)(g->Ck[k] - sb_online_left(g, c, k)) / g->Ck[k];
+			p += dk * sb_online_psi_mean(g, z, sb_min(1.0, z + (double)dk / g->Ck[k]));
+		}
+		p /= sb_online_size(g, d);
+	}
 
 	price[0] = sb_opts_get(o, "round") ? sb_online_round_up(g, p) : p;
 	prob[0] = 1;

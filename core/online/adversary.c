@@ -2,7 +2,8 @@
  * adversary.c - the online family's hook for `sb adversary online` (see
  * core/adversary.h) [O]: instances are T buyers, two genes each (a value
  * level of an nv-level geometric grid in [L, U], the level numbering of
- * sb_online_gen_enum, and a demand 1..D); the reference is the knapsack
+ * sb_online_gen_enum, and a demand 1..D, K = 2: a demand code 1..D^2);
+ * the reference is the knapsack
  * optimum (OPT/E[ALG]) or a second policy (E[ALG'] / E[ALG]). Every E[ALG]
  * is the exact DP of sb_online_run, checked by both checkers.
  */
@@ -20,6 +21,8 @@ static const struct sb_param params[] = {
 	{ "M", 16, 2, SB_ONLINE_MAXM, 1, "price grid levels" },
 	{ "ul", 5, 1.000001, SB_ONLINE_MAXRATIO, 0, "U/L (L = 1)" },
 	{ "nv", 8, 2, SB_ONLINE_MAXM, 1, "value levels the buyers take" },
+	{ "K", 1, 1, SB_ONLINE_MAXK, 1, "resource types (2: demand vectors, capacities C, C2)" },
+	{ "C2", 4, 1, 100, 1, "capacity units of type 2 (K = 2 only)" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
@@ -50,12 +53,12 @@ static int open_(const char *policy, const char *versus, const struct sb_opts *o
 		 struct sb_adversary_space *sp, struct sb_err *err)
 {
 	struct ctx *c = SB_NEW(struct ctx, 1);
-	int rc, t;
+	int rc, t, cap[2] = { (int)sb_opts_get(o, "C"), (int)sb_opts_get(o, "C2") };
 
 	memset(c, 0, sizeof *c);
-	if ((rc = sb_online_game_init(&c->g, (int)sb_opts_get(o, "T"), (int)sb_opts_get(o, "C"),
-				      (int)sb_opts_get(o, "D"), (int)sb_opts_get(o, "M"), 1,
-				      sb_opts_get(o, "ul"), err)) ||
+	if ((rc = sb_online_game_init_k(&c->g, (int)sb_opts_get(o, "T"), (int)sb_opts_get(o, "K"),
+					cap, (int)sb_opts_get(o, "D"), (int)sb_opts_get(o, "M"), 1,
+					sb_opts_get(o, "ul"), err)) ||
 	    (rc = usable(&c->g, policy, &c->p, err)) ||
 	    (versus && (rc = usable(&c->g, versus, &c->q, err))))
 		goto out;
@@ -77,7 +80,7 @@ static int open_(const char *policy, const char *versus, const struct sb_opts *o
 	sp->ngenes = 2 * c->g.T;
 	for (t = 0; t < c->g.T; t++) {
 		sp->hi[2 * t] = c->nv;
-		sp->hi[2 * t + 1] = c->g.D;
+		sp->hi[2 * t + 1] = c->g.ND;
 	}
 	*out = c;
 	return 0;
@@ -140,10 +143,18 @@ static void print(void *ctx, const int *gene, FILE *out)
 	int t;
 
 	decode(c, gene);
-	fprintf(out, "instance: T %d C %d D %d M %d U/L %g\ninstance: d,v\n", c->g.T, c->g.C,
-		c->g.D, c->g.M, c->g.U / c->g.L);
-	for (t = 0; t < c->g.T; t++)
-		fprintf(out, "instance: %d,%.17g\n", c->in.d[t], c->in.v[t]);
+	if (c->g.K == 1) {
+		fprintf(out, "instance: T %d C %d D %d M %d U/L %g\ninstance: d,v\n", c->g.T,
+			c->g.C, c->g.D, c->g.M, c->g.U / c->g.L);
+		for (t = 0; t < c->g.T; t++)
+			fprintf(out, "instance: %d,%.17g\n", c->in.d[t], c->in.v[t]);
+	} else {
+		fprintf(out, "instance: T %d K 2 C %d C2 %d D %d M %d U/L %g\ninstance: d1,d2,v\n",
+			c->g.T, c->g.Ck[0], c->g.Ck[1], c->g.D, c->g.M, c->g.U / c->g.L);
+		for (t = 0; t < c->g.T; t++)
+			fprintf(out, "instance: %d,%d,%.17g\n", sb_online_dem(&c->g, c->in.d[t], 0),
+				sb_online_dem(&c->g, c->in.d[t], 1), c->in.v[t]);
+	}
 	fprintf(out, "opt: %.10g\n", sb_online_opt(&c->g, &c->in, NULL));
 }
 

@@ -14,20 +14,37 @@ int sb_online_check_episode(const struct sb_online_game *g, const struct sb_onli
 			    const double *price, const unsigned char *x, double welfare,
 			    char *why, size_t len)
 {
-	int t, left = g->C;
+	int t, k, left[SB_ONLINE_MAXK], dv[SB_ONLINE_MAXK];
 	double w = 0;
 
+	for (k = 0; k < g->K; k++)
+		left[k] = g->Ck[k];
 	for (t = 0; t < in->T; t++) {
-		int fits = in->d[t] <= left, buys = in->v[t] >= price[t];
+		int fits = 1, buys = in->v[t] >= price[t], size = 0, code = in->d[t] - 1;
+		/* decode the demand code here, most significant type first */
+		for (k = g->K - 1; k >= 0; k--) {
+			dv[k] = code % g->D + 1;
+			code /= g->D;
+		}
+		for (k = 0; k < g->K; k++) {
+			size += dv[k];
+			fits = fits && dv[k] <= left[k];
+		}
 		if (!(price[t] > 0) || !isfinite(price[t])) {
 			snprintf(why, len, "round %d: posted price %g is not a positive number", t,
 				 price[t]);
 			return 1;
 		}
-		if (x[t] && !fits) {
-			snprintf(why, len, "round %d: %d units sold with %d left", t, in->d[t], left);
-			return 1;
-		}
+		for (k = 0; k < g->K; k++)
+			if (x[t] && dv[k] > left[k]) {
+				if (g->K == 1)
+					snprintf(why, len, "round %d: %d units sold with %d left", t,
+						 dv[k], left[k]);
+				else
+					snprintf(why, len, "round %d: type %d: %d units sold with %d "
+						 "left", t, k + 1, dv[k], left[k]);
+				return 1;
+			}
 		if (x[t] != (fits && buys)) {
 			snprintf(why, len, "round %d: buyer with value %g at price %g %s", t,
 				 in->v[t], price[t], x[t] ? "served although it refuses" :
@@ -35,8 +52,9 @@ int sb_online_check_episode(const struct sb_online_game *g, const struct sb_onli
 			return 1;
 		}
 		if (x[t]) {
-			left -= in->d[t];
-			w += in->v[t] * in->d[t];
+			for (k = 0; k < g->K; k++)
+				left[k] -= dv[k];
+			w += in->v[t] * size;
 		}
 	}
 	if (fabs(w - welfare) > 1e-9 * (1 + w)) {
@@ -49,16 +67,16 @@ int sb_online_check_episode(const struct sb_online_game *g, const struct sb_onli
 int sb_online_check_expect(const struct sb_online_game *g, const struct sb_online_inst *in,
 			   const struct sb_online_table *tb, double ealg, char *why, size_t len)
 {
-	double *rho = SB_NEW(double, g->C + 1), *nrho = SB_NEW(double, g->C + 1), e = 0;
+	double *rho = SB_NEW(double, g->S), *nrho = SB_NEW(double, g->S), e = 0;
 	int k, t, c, a, bad = 0;
 
 	for (k = 0; k < tb->ncomp && !bad; k++) {
-		memset(rho, 0, (size_t)(g->C + 1) * sizeof *rho);
-		rho[g->C] = tb->weight[k];
+		memset(rho, 0, (size_t)g->S * sizeof *rho);
+		rho[g->S - 1] = tb->weight[k];
 		for (t = 0; t < in->T && !bad; t++) {
-			memset(nrho, 0, (size_t)(g->C + 1) * sizeof *nrho);
-			for (c = 0; c <= g->C && !bad; c++) {
-				size_t i = ((size_t)k * tb->T + (size_t)t) * (size_t)(tb->C + 1) + (size_t)c;
+			memset(nrho, 0, (size_t)g->S * sizeof *nrho);
+			for (c = 0; c < g->S && !bad; c++) {
+				size_t i = ((size_t)k * tb->T + (size_t)t) * (size_t)tb->S + (size_t)c;
 				const double *pr = tb->price + tb->start[i], *pb = tb->prob + tb->start[i];
 				double s = 0, take = 0;
 				for (a = 0; a < tb->n[i]; a++) {
@@ -76,15 +94,15 @@ int sb_online_check_expect(const struct sb_online_game *g, const struct sb_onlin
 						 "sum to %.12g", t, c, s);
 					bad = 1;
 				}
-				if (in->d[t] > c)
+				if (!sb_online_fits(g, c, in->d[t]))
 					take = 0;
 				nrho[c] += rho[c] * (1 - take);
 				if (take > 0) {
-					nrho[c - in->d[t]] += rho[c] * take;
-					e += rho[c] * take * in->v[t] * in->d[t];
+					nrho[c - sb_online_off(g, in->d[t])] += rho[c] * take;
+					e += rho[c] * take * in->v[t] * sb_online_size(g, in->d[t]);
 				}
 			}
-			memcpy(rho, nrho, (size_t)(g->C + 1) * sizeof *rho);
+			memcpy(rho, nrho, (size_t)g->S * sizeof *rho);
 		}
 	}
 	if (!bad && fabs(e - ealg) > 1e-9 * (1 + fabs(e))) {

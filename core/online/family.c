@@ -30,7 +30,7 @@ static void list(FILE *out)
 }
 
 static const char *const value_opts[] = { "--T", "--C", "--D", "--M", "--ul", "--gen",
-					  "--buyers", "--table", NULL };
+					  "--buyers", "--table", "--K", "--C2", NULL };
 
 /* an integer option in [lo, hi] */
 static int int_opt(const char *name, const char *v, long lo, long hi, int *out)
@@ -56,7 +56,7 @@ int sb_online_eval(int argc, char **argv)
 	const struct sb_online_policy *p;
 	struct sb_opts o;
 	struct sb_rng gen, rng;
-	int T = 20, C = 20, D = 1, M = 16, i, rc, t;
+	int T = 20, C = 20, D = 1, M = 16, K = 1, C2 = 0, i, rc, t;
 	double ul = 10;
 	const char *kind = "logrand", *buyers = NULL, *tables = NULL;
 
@@ -74,6 +74,10 @@ int sb_online_eval(int argc, char **argv)
 			rc = int_opt(a, v, 1, SB_ONLINE_MAXT, &T);
 		else if (!strcmp(a, "--C"))
 			rc = int_opt(a, v, 1, SB_ONLINE_MAXC, &C);
+		else if (!strcmp(a, "--K"))
+			rc = int_opt(a, v, 1, SB_ONLINE_MAXK, &K);
+		else if (!strcmp(a, "--C2"))
+			rc = int_opt(a, v, 1, SB_ONLINE_MAXC, &C2);
 		else if (!strcmp(a, "--D"))
 			rc = int_opt(a, v, 1, SB_ONLINE_MAXC, &D);
 		else if (!strcmp(a, "--M"))
@@ -109,16 +113,24 @@ int sb_online_eval(int argc, char **argv)
 			return rc;
 		}
 	}
+	if (K == 1 && C2)
+		return sb_eval_fail(&sb_family_online, "--C2: a second capacity needs --K 2");
+	if (K == 2 && !C2)
+		C2 = C;   /* the same capacity for both types unless told */
 	if (buyers) {
-		if (D > C)
+		if (D > C || (K == 2 && D > C2))
 			return sb_eval_fail(&sb_family_online, "--D: largest demand above the capacity");
-		if ((rc = sb_online_load(buyers, D, 1, ul, &in, &err))) {
+		if ((rc = sb_online_load(buyers, K, D, 1, ul, &in, &err))) {
 			sb_err_print(&err);
 			return rc;
 		}
 		T = in.T;
 	}
-	if ((rc = sb_online_game_init(&g, T, C, D, M, 1, ul, &err))) {
+	{
+		int cap[2] = { C, C2 };
+		rc = sb_online_game_init_k(&g, T, K, cap, D, M, 1, ul, &err);
+	}
+	if (rc) {
 		sb_online_inst_release(&in);
 		return sb_eval_fail_err(&sb_family_online, &err);
 	}
@@ -135,8 +147,11 @@ int sb_online_eval(int argc, char **argv)
 		sb_err_print(&err);
 	} else {
 		double opt = sb_online_opt(&g, &in, NULL);
-		printf("rounds: %d\ncapacity: %d\nU/L: %g\nprice_levels: %d\npolicy: %s\n"
-		       "expected_welfare: %.10g\nsampled_welfare: %.10g\nvalid: yes\n", g.T, g.C,
+		printf("rounds: %d\ncapacity: %d\n", g.T, g.C);
+		if (g.K == 2)
+			printf("resource_types: 2\ncapacity2: %d\n", g.Ck[1]);
+		printf("U/L: %g\nprice_levels: %d\npolicy: %s\n"
+		       "expected_welfare: %.10g\nsampled_welfare: %.10g\nvalid: yes\n",
 		       ul, g.M, p->name, r.ealg, r.welfare);
 		printf("opt: %.10g\nratio_opt: %.6f\n", opt, r.ealg > 0 ? opt / r.ealg : INFINITY);
 		if (p->proven_ratio)
@@ -155,10 +170,13 @@ int sb_online_eval(int argc, char **argv)
 				fprintf(stderr, "error: cannot write '%s'\n", ea.schedule_out);
 				rc = SB_EXIT_RUN;
 			} else {
-				fprintf(f, "t,d,v,price,x\n");
-				for (t = 0; t < g.T; t++)
-					fprintf(f, "%d,%d,%.17g,%.17g,%d\n", t, in.d[t], in.v[t],
-						r.price[t], r.x[t]);
+				fprintf(f, g.K == 1 ? "t,d,v,price,x\n" : "t,d1,d2,v,price,x\n");
+				for (t = 0; t < g.T; t++) {
+					fprintf(f, "%d,%d,", t, sb_online_dem(&g, in.d[t], 0));
+					if (g.K == 2)
+						fprintf(f, "%d,", sb_online_dem(&g, in.d[t], 1));
+					fprintf(f, "%.17g,%.17g,%d\n", in.v[t], r.price[t], r.x[t]);
+				}
 				if (fclose(f)) {
 					fprintf(stderr, "error: cannot write '%s'\n", ea.schedule_out);
 					rc = SB_EXIT_RUN;
@@ -178,7 +196,8 @@ const struct sb_family sb_family_online = {
 	.desc = "posted-price online allocation (online knapsack), exact per-round DP",
 	.roles = roles,
 	.eval_usage = "[--T N] [--C N] [--D N] [--M N] [--ul U/L] [--gen rand|logrand|staircase] "
-		      "[--buyers FILE.csv] [--table online_learn.h5 (stored policy tables)]",
+		      "[--buyers FILE.csv (d,v; K = 2: d1,d2,v)] [--table online_learn.h5 "
+		      "(stored policy tables)] [--K 1|2] [--C2 N (type 2's capacity, default C)]",
 	.eval = sb_online_eval,
 	.list = list,
 	.adversary = &sb_online_adversary,

@@ -25,18 +25,38 @@ double sb_online_level(double L, double U, int n, int m)
 int sb_online_game_init(struct sb_online_game *g, int T, int C, int D, int M, double L,
 			double U, struct sb_err *err)
 {
-	int m;
+	return sb_online_game_init_k(g, T, 1, &C, D, M, L, U, err);
+}
+
+int sb_online_game_init_k(struct sb_online_game *g, int T, int K, const int *C, int D, int M,
+			  double L, double U, struct sb_err *err)
+{
+	int m, k, cmin;
+	double S = 1, ND = 1;
 
 	memset(g, 0, sizeof *g);
 	if (T < 1 || T > SB_ONLINE_MAXT)
 		return sb_err_set(err, SB_EXIT_INPUT, "field 'T': %d rounds out of range [1, %d]",
 				  T, SB_ONLINE_MAXT);
-	if (C < 1 || C > SB_ONLINE_MAXC)
-		return sb_err_set(err, SB_EXIT_INPUT, "field 'C': capacity %d out of range [1, %d]",
-				  C, SB_ONLINE_MAXC);
-	if (D < 1 || D > C)
+	if (K < 1 || K > SB_ONLINE_MAXK)
+		return sb_err_set(err, SB_EXIT_INPUT, "field 'K': %d resource types out of range "
+				  "[1, %d]", K, SB_ONLINE_MAXK);
+	cmin = C[0];
+	for (k = 0; k < K; k++) {
+		if (C[k] < 1 || C[k] > SB_ONLINE_MAXC)
+			/* K = 1 names 'C'; K = 2 'C1', 'C2' (%.0d prints 0 as nothing) */
+			return sb_err_set(err, SB_EXIT_INPUT, "field 'C%.0d': capacity %d out of "
+					  "range [1, %d]", K == 1 ? 0 : k + 1, C[k], SB_ONLINE_MAXC);
+		cmin = C[k] < cmin ? C[k] : cmin;
+		S *= C[k] + 1;
+		ND *= D > 0 ? D : 1;
+	}
+	if (K > 1 && S > SB_ONLINE_MAXS)
+		return sb_err_set(err, SB_EXIT_INPUT, "field 'C2': %g capacity states (C1 + 1)"
+				  "(C2 + 1) above %d", S, SB_ONLINE_MAXS);
+	if (D < 1 || D > cmin)
 		return sb_err_set(err, SB_EXIT_INPUT, "field 'D': largest demand %d out of range "
-				  "[1, C = %d]", D, C);
+				  "[1, C = %d]", D, cmin);
 	if (M < 2 || M > SB_ONLINE_MAXM)
 		return sb_err_set(err, SB_EXIT_INPUT, "field 'M': %d price levels out of range "
 				  "[2, %d]", M, SB_ONLINE_MAXM);
@@ -44,14 +64,32 @@ int sb_online_game_init(struct sb_online_game *g, int T, int C, int D, int M, do
 		return sb_err_set(err, SB_EXIT_INPUT, "field 'U/L': values [%g, %g] need "
 				  "0 < L < U and U/L <= %g", L, U, SB_ONLINE_MAXRATIO);
 	g->T = T;
-	g->C = C;
+	g->C = C[0];
 	g->D = D;
+	g->K = K;
+	g->S = (int)S;
+	g->ND = (int)ND;
+	for (k = K - 1; k >= 0; k--) {
+		g->Ck[k] = C[k];
+		g->stride[k] = k == K - 1 ? 1 : g->stride[k + 1] * (C[k + 1] + 1);
+		g->dpow[k] = k == K - 1 ? 1 : g->dpow[k + 1] * D;
+	}
 	g->M = M;
 	g->L = L;
 	g->U = U;
 	for (m = 0; m < M; m++)
 		g->price[m] = sb_online_level(L, U, M, m);
 	return 0;
+}
+
+double sb_online_util_max(const struct sb_online_game *g, int s)
+{
+	double z = 0;
+	int k;
+
+	for (k = 0; k < g->K; k++)
+		z = sb_max(z, (double)(g->Ck[k] - sb_online_left(g, s, k)) / g->Ck[k]);
+	return z;
 }
 
 /* ----------------------------------------------------------- instances */
@@ -79,9 +117,10 @@ int sb_online_inst_check(const struct sb_online_game *g, const struct sb_online_
 		return sb_err_set(err, SB_EXIT_INPUT, "field 'T': instance has %d rounds, the "
 				  "game %d", in->T, g->T);
 	for (t = 0; t < in->T; t++) {
-		if (in->d[t] < 1 || in->d[t] > g->D)
-			return sb_err_set(err, SB_EXIT_INPUT, "round %d: field 'd': demand %d out "
-					  "of range [1, %d]", t, in->d[t], g->D);
+		if (in->d[t] < 1 || in->d[t] > g->ND)
+			return sb_err_set(err, SB_EXIT_INPUT, "round %d: field 'd': demand %s %d "
+					  "out of range [1, %d]", t, g->K == 1 ? "" : "code",
+					  in->d[t], g->ND);
 		if (!(in->v[t] >= g->L && in->v[t] <= g->U))
 			return sb_err_set(err, SB_EXIT_INPUT, "round %d: field 'v': value %g out "
 					  "of range [%g, %g]", t, in->v[t], g->L, g->U);
@@ -112,7 +151,7 @@ void sb_online_table_release(struct sb_online_table *tb)
 
 static size_t cell(const struct sb_online_table *tb, int k, int t, int c)
 {
-	return ((size_t)k * tb->T + (size_t)t) * (size_t)(tb->C + 1) + (size_t)c;
+	return ((size_t)k * tb->T + (size_t)t) * (size_t)tb->S + (size_t)c;
 }
 
 int sb_online_tabulate(const struct sb_online_game *g, const struct sb_online_inst *in,
@@ -140,15 +179,15 @@ int sb_online_tabulate(const struct sb_online_game *g, const struct sb_online_in
 		goto out;
 	}
 	tb->T = g->T;
-	tb->C = g->C;
-	tb->start = SB_NEW(int, (size_t)tb->ncomp * g->T * (g->C + 1));
-	tb->n = SB_NEW(int, (size_t)tb->ncomp * g->T * (g->C + 1));
-	tb->cap = (size_t)tb->ncomp * g->T * (g->C + 1);
+	tb->S = g->S;
+	tb->start = SB_NEW(int, (size_t)tb->ncomp * g->T * g->S);
+	tb->n = SB_NEW(int, (size_t)tb->ncomp * g->T * g->S);
+	tb->cap = (size_t)tb->ncomp * g->T * g->S;
 	tb->price = SB_NEW(double, tb->cap);
 	tb->prob = SB_NEW(double, tb->cap);
 	for (k = 0; k < tb->ncomp; k++)
 		for (t = 0; t < g->T; t++)
-			for (c = 0; c <= g->C; c++) {
+			for (c = 0; c < g->S; c++) {
 				size_t i = cell(tb, k, t, c);
 				int n;
 				if (tb->len + SB_ONLINE_MAXM > tb->cap) {
@@ -181,29 +220,29 @@ out:
 double sb_online_expect(const struct sb_online_game *g, const struct sb_online_inst *in,
 			const struct sb_online_table *tb)
 {
-	double *V = SB_NEW(double, g->C + 1), *W = SB_NEW(double, g->C + 1), e = 0;
+	double *V = SB_NEW(double, g->S), *W = SB_NEW(double, g->S), e = 0;
 	int k, t, c;
 
 	for (k = 0; k < tb->ncomp; k++) {
-		memset(V, 0, (size_t)(g->C + 1) * sizeof *V);
+		memset(V, 0, (size_t)g->S * sizeof *V);
 		for (t = g->T - 1; t >= 0; t--) {
-			int d = in->d[t];
-			double v = in->v[t], gain = v * d;
-			for (c = 0; c <= g->C; c++) {
+			int d = in->d[t], off = sb_online_off(g, d);
+			double v = in->v[t], gain = v * sb_online_size(g, d);
+			for (c = 0; c < g->S; c++) {
 				size_t i = cell(tb, k, t, c);
 				const double *pr = tb->price + tb->start[i], *pb = tb->prob + tb->start[i];
 				double acc = 0;
 				int a;
-				if (d <= c)
+				if (sb_online_fits(g, c, d))
 					for (a = 0; a < tb->n[i]; a++)
 						if (v >= pr[a])
 							acc += pb[a];
 				/* accepted with probability acc, else nothing changes */
-				W[c] = acc > 0 ? acc * (gain + V[c - d]) + (1 - acc) * V[c] : V[c];
+				W[c] = acc > 0 ? acc * (gain + V[c - off]) + (1 - acc) * V[c] : V[c];
 			}
-			memcpy(V, W, (size_t)(g->C + 1) * sizeof *V);
+			memcpy(V, W, (size_t)g->S * sizeof *V);
 		}
-		e += tb->weight[k] * V[g->C];
+		e += tb->weight[k] * V[g->S - 1];
 	}
 	sb_free(V);
 	sb_free(W);
@@ -227,17 +266,17 @@ double sb_online_sample(const struct sb_online_game *g, const struct sb_online_i
 			const struct sb_online_table *tb, struct sb_rng *rng, double *price,
 			unsigned char *x, int *comp)
 {
-	int k = tb->ncomp > 1 ? draw(rng, tb->weight, tb->ncomp) : 0, t, c = g->C;
+	int k = tb->ncomp > 1 ? draw(rng, tb->weight, tb->ncomp) : 0, t, c = g->S - 1;
 	double w = 0;
 
 	for (t = 0; t < g->T; t++) {
 		size_t i = cell(tb, k, t, c);
 		int n = tb->n[i], a = n > 1 ? draw(rng, tb->prob + tb->start[i], n) : 0;
 		price[t] = tb->price[tb->start[i] + a];
-		x[t] = in->d[t] <= c && in->v[t] >= price[t];
+		x[t] = sb_online_fits(g, c, in->d[t]) && in->v[t] >= price[t];
 		if (x[t]) {
-			c -= in->d[t];
-			w += in->v[t] * in->d[t];
+			c -= sb_online_off(g, in->d[t]);
+			w += in->v[t] * sb_online_size(g, in->d[t]);
 		}
 	}
 	*comp = k;
@@ -284,27 +323,31 @@ int sb_online_run(const struct sb_online_game *g, const struct sb_online_inst *i
 double sb_online_opt(const struct sb_online_game *g, const struct sb_online_inst *in,
 		     unsigned char *take)
 {
-	int C = g->C, T = in->T, t, c;
-	/* best[t][c]: the best welfare of buyers 0..t-1 within capacity c;
-	 * the whole table is kept only to recover the selection */
-	double *best = SB_NEW(double, (size_t)(T + 1) * (C + 1)), opt;
+	int S = g->S, T = in->T, t, c;
+	/* best[t][c]: the best welfare of buyers 0..t-1 within capacity state
+	 * c (every type's units at most its count in c: a state index minus a
+	 * fitting demand's offset is the state with those units gone); the
+	 * whole table is kept only to recover the selection */
+	double *best = SB_NEW(double, (size_t)(T + 1) * S), opt;
 
 	for (t = 0; t < T; t++) {
-		const double *b = best + (size_t)t * (C + 1);
-		double *nb = best + (size_t)(t + 1) * (C + 1), gain = in->v[t] * in->d[t];
-		for (c = 0; c <= C; c++) {
+		const double *b = best + (size_t)t * S;
+		double *nb = best + (size_t)(t + 1) * S;
+		double gain = in->v[t] * sb_online_size(g, in->d[t]);
+		int off = sb_online_off(g, in->d[t]);
+		for (c = 0; c < S; c++) {
 			nb[c] = b[c];
-			if (in->d[t] <= c && b[c - in->d[t]] + gain > nb[c])
-				nb[c] = b[c - in->d[t]] + gain;
+			if (sb_online_fits(g, c, in->d[t]) && b[c - off] + gain > nb[c])
+				nb[c] = b[c - off] + gain;
 		}
 	}
-	opt = best[(size_t)T * (C + 1) + C];
+	opt = best[(size_t)T * S + (size_t)(S - 1)];
 	if (take) {
-		c = C;
+		c = S - 1;
 		for (t = T - 1; t >= 0; t--) {
-			take[t] = best[(size_t)(t + 1) * (C + 1) + c] != best[(size_t)t * (C + 1) + c];
+			take[t] = best[(size_t)(t + 1) * S + c] != best[(size_t)t * S + c];
 			if (take[t])
-				c -= in->d[t];
+				c -= sb_online_off(g, in->d[t]);
 		}
 	}
 	sb_free(best);
@@ -317,14 +360,19 @@ int sb_online_opt_glpk(const struct sb_online_game *g, const struct sb_online_in
 	struct sb_lp *m = sb_lp_new("knapsack", 0);
 	struct sb_lp_params prm = { 0 };
 	struct sb_lp_result res = { 0 };
-	int *cols = SB_NEW(int, in->T), t, rc = 0, pass;
+	int *cols = SB_NEW(int, in->T), t, rc = 0, pass, k;
 	double *w = SB_NEW(double, in->T);
 
-	for (t = 0; t < in->T; t++) {
-		cols[t] = sb_lp_add_col(m, NULL, SB_LP_BIN, 0, 1, in->v[t] * in->d[t]);
-		w[t] = in->d[t];
+	for (t = 0; t < in->T; t++)
+		cols[t] = sb_lp_add_col(m, NULL, SB_LP_BIN, 0, 1,
+					in->v[t] * sb_online_size(g, in->d[t]));
+	/* one row per type: sum_t d_{t,k} x_t <= C_k */
+	for (k = 0; k < g->K; k++) {
+		for (t = 0; t < in->T; t++)
+			w[t] = sb_online_dem(g, in->d[t], k);
+		sb_lp_add_row(m, k ? "capacity2" : "capacity", -SB_LP_INF, g->Ck[k], in->T, cols,
+			      w);
 	}
-	sb_lp_add_row(m, "capacity", -SB_LP_INF, g->C, in->T, cols, w);
 	prm.node_limit = 200000;
 	sb_lp_set_params(m, &prm);
 	for (pass = 0; pass < 2 && !rc; pass++) {

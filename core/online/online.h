@@ -22,6 +22,21 @@
  *   Q_t(c, a) = 1[v_t >= a and d_t <= c] (v_t d_t + V_{t+1}(c - d_t))
  *             + 1[otherwise] V_{t+1}(c),
  * averaged over components; O(T (C + 1) |support|) per instance.
+ *
+ * K = 2 resource types [O, advlearn.md §2 "K = 2 as a variant"]:
+ * capacities C_1, C_2; buyer t demands the vector d_t in {1..D}^2, revealed
+ * before pricing. The seller posts ONE per-unit bundle price p_t (a grid
+ * level for the learned table): the spec's bundle rule
+ * v_t |d_t| >= sum_k p_{t,k} d_{t,k} with per-type prices is the same
+ * acceptance as v_t >= p_t with p_t = sum_k p_{t,k} d_{t,k} / |d_t|, and
+ * the demand is known when the price is posted, so per-type policies (zlw)
+ * post that bundle price. Welfare v_t |d_t| x_t, |d_t| = d_{t,1} + d_{t,2};
+ * OPT is the 2-D 0/1 knapsack. Everything runs through the same code as
+ * K = 1, which is the special case: the remaining capacity is one state
+ * index s (mixed radix, s = c_1 (C_2 + 1) + c_2; K = 1: s = c) and the
+ * demand one code d (d - 1 = (d_1 - 1) D + d_2 - 1; K = 1: the demand), so
+ * the DP is over (t, s), O(T (C_1 + 1) (C_2 + 1) |support|) per instance,
+ * and K = 1 computes exactly what it computed before K = 2 existed.
  */
 #ifndef SB_ONLINE_H
 #define SB_ONLINE_H
@@ -38,19 +53,88 @@
 #define SB_ONLINE_MAXM 64       /* price grid levels, and support of a price distribution */
 #define SB_ONLINE_MAXCOMP 64    /* components of a policy's initial random choice */
 #define SB_ONLINE_MAXRATIO 1e6  /* U / L */
+#define SB_ONLINE_MAXK 2        /* resource types */
+#define SB_ONLINE_MAXS 1000000  /* capacity states prod_k (C_k + 1) */
 
 /* The game's parameters and its price grid: M prices geometric in [L, U]
- * (price[0] = L, price[M - 1] = U exactly). */
+ * (price[0] = L, price[M - 1] = U exactly). C is C_1 (the capacity when
+ * K = 1); D the largest demand per type. */
 struct sb_online_game {
 	int T, C, D, M;
 	double L, U;
 	double price[SB_ONLINE_MAXM];
+	int K;                          /* resource types, 1..SB_ONLINE_MAXK */
+	int Ck[SB_ONLINE_MAXK];         /* capacity of each type (Ck[0] = C) */
+	int S;                          /* capacity states prod_k (Ck[k] + 1); full: S - 1 */
+	int ND;                         /* demand codes D^K (codes 1..ND) */
+	int stride[SB_ONLINE_MAXK];     /* of type k in the state index */
+	int dpow[SB_ONLINE_MAXK];       /* of type k in the demand code */
 };
 /* Fill g after range checks: 1 <= T <= MAXT, 1 <= C <= MAXC, 1 <= D <= C,
  * 2 <= M <= MAXM, 0 < L < U, U / L <= MAXRATIO. Returns 0 or SB_EXIT_INPUT
- * with err naming the field. */
+ * with err naming the field. One resource type (K = 1). */
 int sb_online_game_init(struct sb_online_game *g, int T, int C, int D, int M, double L,
 			double U, struct sb_err *err);
+/* The same with K types of capacities C[0..K): 1 <= K <= MAXK, each C[k]
+ * in [1, MAXC], D <= min C[k], prod (C[k] + 1) <= MAXS. */
+int sb_online_game_init_k(struct sb_online_game *g, int T, int K, const int *C, int D, int M,
+			  double L, double U, struct sb_err *err);
+
+/* Units of type k left in capacity state s. */
+static inline int sb_online_left(const struct sb_online_game *g, int s, int k)
+{
+	return g->K == 1 ? s : (s / g->stride[k]) % (g->Ck[k] + 1);
+}
+/* Units of type k in demand code d (1..ND). */
+static inline int sb_online_dem(const struct sb_online_game *g, int d, int k)
+{
+	return g->K == 1 ? d : ((d - 1) / g->dpow[k]) % g->D + 1;
+}
+/* The demand code of the vector dv[0..K). */
+static inline int sb_online_dcode(const struct sb_online_game *g, const int *dv)
+{
+	int k, d = 0;
+
+	for (k = 0; k < g->K; k++)
+		d += (dv[k] - 1) * g->dpow[k];
+	return d + 1;
+}
+/* |d|: the units of all types a buyer of demand code d takes. */
+static inline int sb_online_size(const struct sb_online_game *g, int d)
+{
+	int k, n = 0;
+
+	if (g->K == 1)
+		return d;
+	for (k = 0; k < g->K; k++)
+		n += sb_online_dem(g, d, k);
+	return n;
+}
+/* The state index a sale of demand d subtracts (when it fits). */
+static inline int sb_online_off(const struct sb_online_game *g, int d)
+{
+	int k, n = 0;
+
+	if (g->K == 1)
+		return d;
+	for (k = 0; k < g->K; k++)
+		n += sb_online_dem(g, d, k) * g->stride[k];
+	return n;
+}
+/* 1 if demand d fits in every type of capacity state s. */
+static inline int sb_online_fits(const struct sb_online_game *g, int s, int d)
+{
+	int k;
+
+	if (g->K == 1)
+		return d <= s;
+	for (k = 0; k < g->K; k++)
+		if (sb_online_dem(g, d, k) > sb_online_left(g, s, k))
+			return 0;
+	return 1;
+}
+/* The largest utilisation over the types, max_k (C_k - c_k) / C_k. */
+double sb_online_util_max(const struct sb_online_game *g, int s);
 /* Level m of a geometric grid of n levels in [L, U] (the price grid and the
  * adversary's value grid use the same formula, so equal levels compare
  * equal exactly). */
@@ -59,12 +143,12 @@ double sb_online_level(double L, double U, int n, int m);
 /* An instance: T buyers (owned arrays; free with sb_online_inst_release). */
 struct sb_online_inst {
 	int T;
-	int *d;       /* demand of buyer t, 1..D */
+	int *d;       /* demand code of buyer t, 1..ND (K = 1: the demand, 1..D) */
 	double *v;    /* per-unit valuation of buyer t, in [L, U] */
 };
 void sb_online_inst_alloc(struct sb_online_inst *in, int T);
 void sb_online_inst_release(struct sb_online_inst *in);
-/* 0 if in is a valid instance of g (T rounds, demands in 1..D, values in
+/* 0 if in is a valid instance of g (T rounds, demand codes in 1..ND, values in
  * [L, U]), else SB_EXIT_INPUT with err naming the round and field. */
 int sb_online_inst_check(const struct sb_online_game *g, const struct sb_online_inst *in,
 			 struct sb_err *err);
@@ -96,8 +180,9 @@ struct sb_online_policy {
 		     const struct sb_opts *o, void **ctx, int *ncomp, double *weight,
 		     struct sb_err *err);
 	/* The distribution of the price posted in round t by component comp,
-	 * with c units left and demand d revealed: writes n pairs (price[i] > 0,
-	 * prob[i] >= 0, sum 1) and returns n in 1..SB_ONLINE_MAXM. It may depend
+	 * with capacity state c (K = 1: the units left; see sb_online_left) and
+	 * demand code d revealed (K = 1: the demand): writes n pairs (price[i] > 0,
+	 * per unit of the bundle when K = 2; prob[i] >= 0, sum 1) and returns n in 1..SB_ONLINE_MAXM. It may depend
 	 * on nothing else: the exact DP calls it once per (comp, t, c). */
 	int (*decide)(void *ctx, const struct sb_online_game *g, int comp, int t, int c, int d,
 		      double *price, double *prob);
@@ -116,12 +201,12 @@ const struct sb_online_policy *sb_online_policy_find(const char *name);
 const char *sb_online_policy_file(const struct sb_online_policy *p);
 
 /* A policy's decisions on one instance, tabulated: for component k, round
- * t and capacity c, the support entries [start, start + n) of price/prob
- * (owned; free with sb_online_table_release). */
+ * t and capacity state c, the support entries [start, start + n) of
+ * price/prob (owned; free with sb_online_table_release). */
 struct sb_online_table {
-	int ncomp, T, C;
+	int ncomp, T, S;
 	double weight[SB_ONLINE_MAXCOMP];
-	int *start, *n;          /* ncomp * T * (C + 1) */
+	int *start, *n;          /* ncomp * T * S */
 	double *price, *prob;    /* the supports, concatenated */
 	size_t len, cap;
 };
@@ -184,11 +269,13 @@ int sb_online_exhaust(const struct sb_online_game *g, const struct sb_online_pol
 		      const struct sb_opts *o, int nv, double *worst, unsigned long long *code,
 		      unsigned long long *count, struct sb_err *err);
 
-/* The offline optimum by the knapsack DP over capacity, O(T C). If take is
- * not NULL it receives an optimal selection. */
+/* The offline optimum by the knapsack DP over capacity states, O(T S)
+ * (K = 2: the 2-D 0/1 knapsack). If take is not NULL it receives an
+ * optimal selection. */
 double sb_online_opt(const struct sb_online_game *g, const struct sb_online_inst *in,
 		     unsigned char *take);
-/* The same optimum with GLPK (0/1 ILP, a node limit: deterministic) and its
+/* The same optimum with GLPK (0/1 ILP, one capacity row per type, a node
+ * limit: deterministic) and its
  * LP relaxation (the fractional optimum). Returns 0 or SB_EXIT_RUN with err
  * (including an ILP that stops before proving optimality). */
 int sb_online_opt_glpk(const struct sb_online_game *g, const struct sb_online_inst *in,

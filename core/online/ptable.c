@@ -15,13 +15,13 @@ static int nstore;
 
 size_t sb_online_ptable_cells(const struct sb_online_game *g)
 {
-	return (size_t)g->T * (size_t)(g->C + 1) * (size_t)g->D;
+	return (size_t)g->T * (size_t)g->S * (size_t)g->ND;
 }
 
 static int same_game(const struct sb_online_game *a, const struct sb_online_game *b)
 {
-	return a->T == b->T && a->C == b->C && a->D == b->D && a->M == b->M && a->L == b->L &&
-	       a->U == b->U;
+	return a->T == b->T && a->K == b->K && a->C == b->C && a->Ck[a->K - 1] == b->Ck[b->K - 1] &&
+	       a->D == b->D && a->M == b->M && a->L == b->L && a->U == b->U;
 }
 
 const struct sb_online_ptable *sb_online_ptable_find(const char *variant,
@@ -196,21 +196,21 @@ out:
 void sb_online_ptable_tab(const struct sb_online_game *g, const double *prob,
 			  const struct sb_online_inst *in, struct sb_online_table *tb)
 {
-	size_t n = (size_t)g->T * (size_t)(g->C + 1), i = 0;
+	size_t n = (size_t)g->T * (size_t)g->S, i = 0;
 	int t, c, m;
 
 	memset(tb, 0, sizeof *tb);
 	tb->ncomp = 1;
 	tb->weight[0] = 1;
 	tb->T = g->T;
-	tb->C = g->C;
+	tb->S = g->S;
 	tb->start = SB_NEW(int, n);
 	tb->n = SB_NEW(int, n);
 	tb->len = tb->cap = n * (size_t)g->M;
 	tb->price = SB_NEW(double, tb->cap);
 	tb->prob = SB_NEW(double, tb->cap);
 	for (t = 0; t < g->T; t++)
-		for (c = 0; c <= g->C; c++, i++) {
+		for (c = 0; c < g->S; c++, i++) {
 			const double *q = prob + sb_online_ptable_cell(g, t, c, in->d[t]) * (size_t)g->M;
 			tb->start[i] = (int)(i * (size_t)g->M);
 			tb->n[i] = g->M;
@@ -228,9 +228,11 @@ int sb_online_ptable_reset(const char *variant, const struct sb_online_game *g, 
 
 	if (!p)
 		return sb_err_set(err, SB_EXIT_INPUT, "%s: no stored policy table for T = %d, "
-				  "C = %d, D = %d, M = %d, U/L = %g (load one with --table "
-				  "results/online_learn.h5, trained by 'sb run online_learn')",
-				  variant, g->T, g->C, g->D, g->M, g->U / g->L);
+				  "K = %d, C = %d, D = %d, M = %d, U/L = %g (load one with --table "
+				  "results/online_learn.h5, trained by 'sb run online_learn'; "
+				  "K = 2 tables are trained inside 'sb run online_ratio' and not "
+				  "stored)",
+				  variant, g->T, g->K, g->C, g->D, g->M, g->U / g->L);
 	*ctx = (void *)p;
 	*ncomp = 1;
 	weight[0] = 1;

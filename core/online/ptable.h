@@ -18,13 +18,14 @@
 struct sb_online_ptable {
 	char variant[SB_STR_LEN];  /* "learned", "learned-random", "learned-reinforce" */
 	struct sb_online_game g;
-	/* prob[cell * M + m], cell = (t (C + 1) + c) D + d - 1; owned */
+	/* prob[cell * M + m], cell = (t S + c) ND + d - 1 (capacity state c,
+	 * demand code d; K = 1: (t (C + 1) + c) D + d - 1); owned */
 	double *prob;
 };
 size_t sb_online_ptable_cells(const struct sb_online_game *g);
 static inline size_t sb_online_ptable_cell(const struct sb_online_game *g, int t, int c, int d)
 {
-	return ((size_t)t * (size_t)(g->C + 1) + (size_t)c) * (size_t)g->D + (size_t)(d - 1);
+	return ((size_t)t * (size_t)g->S + (size_t)c) * (size_t)g->ND + (size_t)(d - 1);
 }
 
 /* Copy a table into the store (replacing one of the same variant and
@@ -32,7 +33,9 @@ static inline size_t sb_online_ptable_cell(const struct sb_online_game *g, int t
  * a distribution (err names the variant and cell). */
 int sb_online_ptable_put(const char *variant, const struct sb_online_game *g, const double *prob,
 			 struct sb_err *err);
-/* The stored table of `variant` for game g (same T, C, D, M, L, U), or NULL. */
+/* The stored table of `variant` for game g (same T, K, capacities, D, M,
+ * L, U), or NULL. Tables are loaded from files for K = 1 only; K = 2
+ * tables are put by the experiment that trains them. */
 const struct sb_online_ptable *sb_online_ptable_find(const char *variant,
 						     const struct sb_online_game *g);
 void sb_online_ptable_clear(void);

@@ -8,16 +8,21 @@
  *   (d) exhaustive enumeration of the type grid (T <= 6),
  *   (e) the engine's annealing search over the buyers (`sb adversary
  *       online`, core/adversary.h), started afresh for each policy,
- * next to the policy's proven ratio where one exists. Two regimes at each
- * U/L: "small" (unit demands, C = 10, T = 60: the small-item regime of
- * ZCL's 1 + ln(U/L), where (d) is out of reach) and "enum" (T = 6, C = 4,
+ * next to the policy's proven ratio where one exists. Three regimes at
+ * each U/L: "small" (unit demands, C = 10, T = 60: the small-item regime of
+ * ZCL's 1 + ln(U/L), where (d) is out of reach), "enum" (T = 6, C = 4,
  * demands 1..2: large items, every instance of an 8-level value grid
- * enumerated). The learned tables are trained on each point's game (they
+ * enumerated) and "k2" (K = 2 resource types, C_1 = C_2 = 4, demand
+ * vectors in {1..2}^2, T = 5, every instance of a 6-level value grid
+ * enumerated; the policies' K = 2 rules are in their headers). The k2
+ * points come after the 2 nul K = 1 points, so the K = 1 rows keep their
+ * point numbers (RNG streams) and are the same as before k2 existed. The learned tables are trained on each point's game (they
  * exist only for the game they were trained on). Every ratio recorded is
  * replayed through sb_online_run (both checkers); OPT is the knapsack DP,
  * checked with GLPK's ILP on each policy's worst instance. The mean ratio
- * on the random inputs is F4 (the average case); the "enum" regime's
- * empirical CR is F6's large-item setting (its K = 2 setting is not built).
+ * on the random inputs is F4 (the average case); the "enum" and "k2"
+ * regimes' empirical CRs are F6's two settings (large items; K = 2). The
+ * columns C and D of a k2 row are each type's capacity and largest demand.
  * [O: advlearn.md §5, §8; the problem and the training are reconstructed.]
  */
 #include "online/online.h"
@@ -32,7 +37,7 @@
 #include <string.h>
 
 static const double ratios[] = { 2, 5, 10, 20, 50 };
-static const char *const regimes[] = { "small", "enum" };
+static const char *const regimes[] = { "small", "enum", "k2" };
 static const char *const learned[] = { "learned", "learned-random", "learned-reinforce" };
 
 static const struct sb_param params[] = {
@@ -48,6 +53,11 @@ static const struct sb_param params[] = {
 	{ "br_steps", 300, 1, 100000, 1, "steps of the best-response adversary" },
 	{ "iters", 3000, 1, 100000, 1, "training iterations of the learned tables" },
 	{ "sa_iters", 20000, 1, 1e7, 1, "proposals of the annealing search" },
+	{ "k2", 1, 0, 1, 1, "1: run the K = 2 regime too" },
+	{ "k2t", 5, 2, 6, 1, "rounds of the K = 2 regime (enumerated)" },
+	{ "k2c", 4, 1, 20, 1, "capacity of each type in the K = 2 regime" },
+	{ "k2d", 2, 1, 20, 1, "largest demand per type in the K = 2 regime" },
+	{ "k2nv", 6, 2, 64, 1, "value levels of the K = 2 enumeration" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 
@@ -77,7 +87,11 @@ static const struct sb_col cols[] = {
 
 static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 {
-	c->npoints = 2 * (int)sb_opts_get(&c->opts, "nul");
+	c->npoints = (2 + (int)sb_opts_get(&c->opts, "k2")) * (int)sb_opts_get(&c->opts, "nul");
+	if (sb_opts_get(&c->opts, "k2d") > sb_opts_get(&c->opts, "k2c"))
+		return sb_err_set(err, SB_EXIT_INPUT, "online_ratio: field 'k2d': largest demand "
+				  "%g above the capacity k2c = %g", sb_opts_get(&c->opts, "k2d"),
+				  sb_opts_get(&c->opts, "k2c"));
 	snprintf(c->inputs_note, sizeof c->inputs_note,
 		 "synthetic: best-response adversaries, staircases, random buyers, enumeration");
 	return 0;
@@ -133,9 +147,9 @@ static int anneal(struct sb_exp_ctx *c, int point, const struct sb_online_game *
 	struct sb_adversary_space sp;
 	struct sb_adversary_found f;
 	struct sb_opts o;
-	char kv[6][64];
+	char kv[8][64];
 	void *ctx;
-	int k, rc;
+	int k, rc, nkv = g->K == 1 ? 6 : 8;
 
 	snprintf(kv[0], sizeof kv[0], "T=%d", g->T);
 	snprintf(kv[1], sizeof kv[1], "C=%d", g->C);
@@ -143,8 +157,10 @@ static int anneal(struct sb_exp_ctx *c, int point, const struct sb_online_game *
 	snprintf(kv[3], sizeof kv[3], "M=%d", g->M);
 	snprintf(kv[4], sizeof kv[4], "ul=%.17g", g->U / g->L);
 	snprintf(kv[5], sizeof kv[5], "nv=%d", nv);
+	snprintf(kv[6], sizeof kv[6], "K=%d", g->K);
+	snprintf(kv[7], sizeof kv[7], "C2=%d", g->Ck[g->K - 1]);
 	sb_opts_defaults(&o, h->params);
-	for (k = 0; k < 6; k++)
+	for (k = 0; k < nkv; k++)
 		if ((rc = sb_opts_set(&o, h->params, kv[k], "online_ratio", err)))
 			return rc;
 	if ((rc = h->open(p->name, NULL, &o, &ctx, &sp, err)))
@@ -161,7 +177,7 @@ static int anneal(struct sb_exp_ctx *c, int point, const struct sb_online_game *
 
 static int eval_policy(struct sb_exp_ctx *c, int point, const struct sb_online_game *g,
 		       const struct sb_online_policy *p, const struct sb_online_inst *set,
-		       char (*kind)[SB_ONLINE_KIND_LEN], int nset, int enumerate,
+		       char (*kind)[SB_ONLINE_KIND_LEN], int nset, int regime, int nv,
 		       struct sb_table *out, struct sb_err *err)
 {
 	struct sb_advlearn_pol q = { p, { 0 }, 0, { 0, "" } };
@@ -171,7 +187,7 @@ static int eval_policy(struct sb_exp_ctx *c, int point, const struct sb_online_g
 	double sum_rand = 0;
 	int nrand = 0;
 	unsigned long long code = 0, count = 0;
-	int k, rc = 0;
+	int k, rc = 0, enumerate = regime > 0;
 	size_t row;
 
 	sb_opts_defaults(&q.o, p->params);
@@ -199,10 +215,10 @@ static int eval_policy(struct sb_exp_ctx *c, int point, const struct sb_online_g
 	offer(&w, cr_adv, "best-response", &in);
 	if (enumerate) {
 		double dfs;
-		if ((rc = sb_online_exhaust(g, p, &q.o, opt_of("nv", c), &dfs, &code, &count, err)))
+		if ((rc = sb_online_exhaust(g, p, &q.o, nv, &dfs, &code, &count, err)))
 			goto out;
 		sb_online_inst_release(&in);
-		sb_online_gen_enum(g, &in, opt_of("nv", c), code);
+		sb_online_gen_enum(g, &in, nv, code);
 		if ((rc = ratio_of(c, point, g, &in, p, &q.o, (uint64_t)nset + 1, &cr_enum, err)))
 			goto out;
 		/* the enumeration's forward sums and the simulator's backward DP
@@ -217,7 +233,7 @@ static int eval_policy(struct sb_exp_ctx *c, int point, const struct sb_online_g
 	}
 	/* after the enumeration: a tie is credited to the exhaustive search */
 	sb_online_inst_release(&in);
-	if ((rc = anneal(c, point, g, p, enumerate ? opt_of("nv", c) : g->M, &in, err)) ||
+	if ((rc = anneal(c, point, g, p, enumerate ? nv : g->M, &in, err)) ||
 	    (rc = ratio_of(c, point, g, &in, p, &q.o, (uint64_t)nset + 2, &cr_sa, err)))
 		goto out;
 	offer(&w, cr_sa, "anneal", &in);
@@ -229,7 +245,7 @@ static int eval_policy(struct sb_exp_ctx *c, int point, const struct sb_online_g
 	}
 	bound = 1 + log(g->U / g->L);
 	row = sb_table_add(out);
-	sb_table_set_str(out, row, "regime", regimes[point % 2]);
+	sb_table_set_str(out, row, "regime", regimes[regime]);
 	sb_table_set_dbl(out, row, "ul", g->U / g->L);
 	sb_table_set_str(out, row, "policy", p->name);
 	sb_table_set_int(out, row, "T", g->T);
@@ -258,16 +274,28 @@ out:
 static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		     struct sb_table *timing, struct sb_err *err)
 {
-	int enumerate = point % 2, np, i, k, nset, rc, v;
+	int nul = opt_of("nul", c), k2 = point >= 2 * nul;
+	/* K = 1 points first (regime = point % 2 at U/L index point / 2), then
+	 * the k2 points at U/L index point - 2 nul */
+	int regime = k2 ? 2 : point % 2, ui = k2 ? point - 2 * nul : point / 2;
+	int enumerate = regime > 0, np, i, k, nset, rc, v;
+	int nv = opt_of(k2 ? "k2nv" : "nv", c);
 	const struct sb_online_policy *const *p = sb_online_policies(&np);
 	struct sb_online_game g;
 	struct sb_online_inst *set;
 	char (*kind)[SB_ONLINE_KIND_LEN];
 
-	if ((rc = sb_online_game_init(&g, opt_of(enumerate ? "et" : "T", c),
-				      opt_of(enumerate ? "ec" : "C", c),
-				      enumerate ? opt_of("ed", c) : 1, opt_of("M", c), 1,
-				      ratios[point / 2], err)))
+	if (k2) {
+		int cap[2] = { opt_of("k2c", c), opt_of("k2c", c) };
+		rc = sb_online_game_init_k(&g, opt_of("k2t", c), 2, cap, opt_of("k2d", c),
+					   opt_of("M", c), 1, ratios[ui], err);
+	} else {
+		rc = sb_online_game_init(&g, opt_of(enumerate ? "et" : "T", c),
+					 opt_of(enumerate ? "ec" : "C", c),
+					 enumerate ? opt_of("ed", c) : 1, opt_of("M", c), 1,
+					 ratios[ui], err);
+	}
+	if (rc)
 		return rc;
 	/* the learned tables of this point's game; a table is defined only for
 	 * the game it was trained on, so earlier points' tables are dropped */
@@ -293,7 +321,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 				     &kind);
 	for (i = 0; i < np && !rc; i++)
 		if (!p[i]->offline)
-			rc = eval_policy(c, point, &g, p[i], set, kind, nset, enumerate, out, err);
+			rc = eval_policy(c, point, &g, p[i], set, kind, nset, regime, nv, out, err);
 	for (k = 0; k < nset; k++)
 		sb_online_inst_release(&set[k]);
 	sb_free(set);
@@ -303,11 +331,11 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_online_ratio = {
 	.name = "online_ratio",
-	.desc = "competitive-ratio table: best response, staircases, random and enumeration per policy",
+	.desc = "competitive-ratio table: best response, staircases, random and enumeration per policy (K = 1, 2)",
 	.figure = "online-T1",
 	.family = "online",
 	.params = params,
-	.quick_set = "nul=2 T=30 et=4 random=20 br_steps=40 iters=30 sa_iters=2000",
+	.quick_set = "nul=2 T=30 et=4 random=20 br_steps=40 iters=30 sa_iters=2000 k2t=4 k2nv=4",
 	.cols = cols,
 	.summary_by = "regime ul policy",
 	.summary_of = "cr",

@@ -58,3 +58,19 @@ expect 2 "no adversary hook: 'nosuch'" -- "$SB" adversary nosuch --policy zcl
 expect 2 "et" -- "$SB" run online_ratio --quick --set et=7 --out "$tmp/olr.h5"
 expect 2 "nv" -- "$SB" run online_ratio --quick --set nv=1 --out "$tmp/olr.h5"
 same_points_across_jobs online_ratio adversary
+# K = 2 resource types: a user's demand vectors (header d1,d2,v), the
+# per-type capacities and their bad input
+printf 'd1,d2,v\n1,2,2\n2,1,9.5\n1,1,3\n' > "$tmp/k2.csv"
+expect 0 "capacity2: 3" -- "$SB" eval online --policy zlw --buyers "$tmp/k2.csv" --K 2 --C 2 --C2 3 --D 2 --bound
+expect 0 "opt_glpk: 34.5" -- "$SB" eval online --policy greedy --buyers "$tmp/k2.csv" --K 2 --C 3 --C2 3 --D 2 --bound
+expect 0 "valid: yes" -- "$SB" eval online --policy zcl --K 2 --C 6 --C2 4 --D 2 --gen logrand
+expect 2 "--K '3'" -- "$SB" eval online --policy zcl --K 3
+expect 2 "--C2: a second capacity needs --K 2" -- "$SB" eval online --policy zcl --C2 4
+expect 2 "field 'C2'" -- "$SB" eval online --policy zcl --K 2 --C 2000 --C2 2000
+expect 2 "field 'D'" -- "$SB" eval online --policy zcl --K 2 --C 5 --C2 1 --D 2
+expect 2 "header 'd1,d2,v'" -- "$SB" eval online --policy zcl --K 2 --D 2 --buyers "$tmp/buyers.csv"
+printf 'd1,d2,v\n1,3,2\n' > "$tmp/k2b.csv"
+expect 2 "line 2: field 'd2'" -- "$SB" eval online --policy zcl --K 2 --D 2 --buyers "$tmp/k2b.csv"
+expect 0 "worst_ratio: " -- "$SB" adversary online --policy zlw --iters 50 --set K=2 --set T=4
+expect 2 "'K'" -- "$SB" adversary online --policy zcl --set K=3
+expect 2 "k2d" -- "$SB" run online_ratio --quick --set k2d=5 --out "$tmp/olr.h5"

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int pick = sb_fuzz_pick(data, size, 16), D = 1 + pick % 4;
 	double opt;
 
-	if (!sb_fuzz_loaded1(sb_online_load(path, D, 1, 10, &in, &err), &err, path)) {
+	if (!sb_fuzz_loaded1(sb_online_load(path, 1, D, 1, 10, &in, &err), &err, path)) {
 		SB_FUZZ_CHECK(in.T == 0 && !in.d && !in.v, "rejected but not zeroed");
 		return 0;
 	}

@@ -13,6 +13,7 @@
 #include "online/online.h"
 #include "online/ptable.h"
 #include "workloads/online/gen.h"
+#include "tests/online/common.h"
 
 static struct sb_online_game game(int T, int C, int D, double ul)
 {
@@ -22,8 +23,9 @@ static struct sb_online_game game(int T, int C, int D, double ul)
 	return g;
 }
 
-static double ealg(const struct sb_online_game *g, const struct sb_online_inst *in,
-		   const char *name, const char *set)
+/* shared with test_k2.c (common.h) */
+double sb_test_online_ealg(const struct sb_online_game *g, const struct sb_online_inst *in,
+			   const char *name, const char *set)
 {
 	const struct sb_online_policy *p = sb_online_policy_find(name);
 	struct sb_online_result r;
@@ -83,8 +85,8 @@ Test(online, checkers_reject_broken_runs)
 	}
 }
 
-/* the table-reading policies get a random table of game g */
-static void store_random_tables(const struct sb_online_game *g, uint64_t k)
+/* the table-reading policies get a random table of game g (common.h) */
+void sb_test_online_tables(const struct sb_online_game *g, uint64_t k)
 {
 	static const char *const var[] = { "learned", "learned-random", "learned-reinforce" };
 	size_t n = sb_online_ptable_cells(g), c;
@@ -109,30 +111,40 @@ static void store_random_tables(const struct sb_online_game *g, uint64_t k)
 	sb_free(prob);
 }
 
-Test(online, every_policy_checked_and_not_above_opt)
+/* every registered policy (random tables for the table-reading ones) on a
+ * random instance of g: checked, 0 <= E[ALG] <= OPT, and the best fixed
+ * price in hindsight at least every fixed price (common.h) */
+void sb_test_online_all_below_opt(const struct sb_online_game *g, uint64_t seed, int k)
 {
-	int np, i, k;
+	int np, i;
 	const struct sb_online_policy *const *p = sb_online_policies(&np);
+	struct sb_rng gen = sb_rng_stream(seed, (uint64_t)k, 0, SB_RNG_TEST);
+	struct sb_online_inst in;
+	double opt;
 
 	cr_assert_geq(np, 5);
+	sb_online_gen_random(g, &in, k & 1, &gen);
+	opt = sb_online_opt(g, &in, NULL);
+	sb_test_online_tables(g, (uint64_t)k);
+	for (i = 0; i < np; i++) {
+		double e = sb_test_online_ealg(g, &in, p[i]->name, NULL);
+		cr_assert_leq(e, opt * (1 + 1e-12), "%s: E[ALG] %g above OPT %g", p[i]->name, e,
+			      opt);
+		cr_assert_geq(e, 0);
+	}
+	cr_assert_geq(sb_test_online_ealg(g, &in, "hindsight", NULL),
+		      sb_test_online_ealg(g, &in, "greedy", NULL) - 1e-9);
+	sb_online_inst_release(&in);
+}
+
+Test(online, every_policy_checked_and_not_above_opt)
+{
+	int k;
+
 	for (k = 0; k < 60; k++) {
 		struct sb_online_game g = game(5 + k % 30, 1 + k % 12, 1 + k % 3 % (1 + k % 12),
 					       2 + k % 40);
-		struct sb_rng gen = sb_rng_stream(7, (uint64_t)k, 0, SB_RNG_TEST);
-		struct sb_online_inst in;
-		double opt;
-		sb_online_gen_random(&g, &in, k & 1, &gen);
-		opt = sb_online_opt(&g, &in, NULL);
-		store_random_tables(&g, (uint64_t)k);
-		for (i = 0; i < np; i++) {
-			double e = ealg(&g, &in, p[i]->name, NULL);
-			cr_assert_leq(e, opt * (1 + 1e-12), "%s: E[ALG] %g above OPT %g", p[i]->name,
-				      e, opt);
-			cr_assert_geq(e, 0);
-		}
-		/* the best fixed price in hindsight is at least every fixed price */
-		cr_assert_geq(ealg(&g, &in, "hindsight", NULL), ealg(&g, &in, "greedy", NULL) - 1e-9);
-		sb_online_inst_release(&in);
+		sb_test_online_all_below_opt(&g, 7, k);
 	}
 }
 
@@ -166,35 +178,63 @@ Test(online, dp_equals_monte_carlo_mean)
 	sb_online_inst_release(&in);
 }
 
-Test(online, knapsack_dp_equals_glpk_on_1000_instances)
+/* the knapsack DP's selection fits every type and has its value; GLPK's
+ * ILP (one row per type) equals it; LP >= ILP (common.h) */
+void sb_test_online_check_opt(const struct sb_online_game *g, const struct sb_online_inst *in,
+			      int k)
 {
-	int k;
+	struct sb_err err;
+	unsigned char *take = SB_NEW(unsigned char, in->T);
+	double dp, ilp, lp, w = 0;
+	int t, j, used[SB_ONLINE_MAXK] = { 0 };
+
+	dp = sb_online_opt(g, in, take);
+	for (t = 0; t < in->T; t++)
+		if (take[t]) {
+			for (j = 0; j < g->K; j++)
+				used[j] += sb_online_dem(g, in->d[t], j);
+			w += in->v[t] * sb_online_size(g, in->d[t]);
+		}
+	for (j = 0; j < g->K; j++)
+		cr_assert_leq(used[j], g->Ck[j], "instance %d: type %d overdrawn", k, j + 1);
+	cr_assert_float_eq(w, dp, 1e-9 * (1 + dp));
+	cr_assert_eq(sb_online_opt_glpk(g, in, &ilp, &lp, &err), 0, "%s", err.msg);
+	cr_assert_float_eq(dp, ilp, 1e-6 * (1 + dp), "instance %d: DP %.10g, GLPK %.10g", k, dp,
+			   ilp);
+	cr_assert_geq(lp, ilp - 1e-6 * (1 + dp));
+	sb_free(take);
+}
+
+/* 1,000 random games of K types (capacities 1..maxc, rounds 1..maxt, D up
+ * to the smallest capacity) and instances, each through check_opt
+ * (common.h) */
+void sb_test_online_opt_1000(int K, uint64_t seed, int maxc, int maxt)
+{
+	int k, j;
 
 	for (k = 0; k < 1000; k++) {
-		struct sb_rng gen = sb_rng_stream(11, (uint64_t)k, 0, SB_RNG_TEST);
-		int C = 1 + (int)sb_rng_below(&gen, 30);
-		struct sb_online_game g = game(1 + (int)sb_rng_below(&gen, 40), C,
-					       1 + (int)sb_rng_below(&gen, (uint32_t)C), 50);
+		struct sb_rng gen = sb_rng_stream(seed, (uint64_t)k, 0, SB_RNG_TEST);
+		struct sb_online_game g;
 		struct sb_online_inst in;
 		struct sb_err err;
-		unsigned char take[40];
-		double dp, ilp, lp, w = 0;
-		int t, used = 0;
+		int cap[SB_ONLINE_MAXK], cmin = maxc, T;
+		for (j = 0; j < K; j++) {
+			cap[j] = 1 + (int)sb_rng_below(&gen, (uint32_t)maxc);
+			cmin = cap[j] < cmin ? cap[j] : cmin;
+		}
+		T = 1 + (int)sb_rng_below(&gen, (uint32_t)maxt);
+		cr_assert_eq(sb_online_game_init_k(&g, T, K, cap,
+						   1 + (int)sb_rng_below(&gen, (uint32_t)cmin), 16, 1,
+						   50, &err), 0, "%s", err.msg);
 		sb_online_gen_random(&g, &in, k & 1, &gen);
-		dp = sb_online_opt(&g, &in, take);
-		for (t = 0; t < in.T; t++)
-			if (take[t]) {
-				used += in.d[t];
-				w += in.v[t] * in.d[t];
-			}
-		cr_assert_leq(used, C);
-		cr_assert_float_eq(w, dp, 1e-9 * (1 + dp));
-		cr_assert_eq(sb_online_opt_glpk(&g, &in, &ilp, &lp, &err), 0, "%s", err.msg);
-		cr_assert_float_eq(dp, ilp, 1e-6 * (1 + dp), "instance %d: DP %.10g, GLPK %.10g", k,
-				   dp, ilp);
-		cr_assert_geq(lp, ilp - 1e-6 * (1 + dp));
+		sb_test_online_check_opt(&g, &in, k);
 		sb_online_inst_release(&in);
 	}
+}
+
+Test(online, knapsack_dp_equals_glpk_on_1000_instances)
+{
+	sb_test_online_opt_1000(1, 11, 30, 40);
 }
 
 /* ZCL posting psi(z) itself, unit demands: OPT / E[ALG] <= 1 + ln(U/L) on
@@ -212,7 +252,7 @@ Test(online, zcl_ratio_bound_small_items)
 			struct sb_online_inst in;
 			double r;
 			sb_online_gen_staircase(&g, &in, 10, top, 1);
-			r = sb_online_opt(&g, &in, NULL) / ealg(&g, &in, "zcl", "round=0");
+			r = sb_online_opt(&g, &in, NULL) / sb_test_online_ealg(&g, &in, "zcl", "round=0");
 			cr_assert_leq(r, bound + 1e-9, "U/L %g, staircase %d: %g > %g", uls[u], top,
 				      r, bound);
 			worst = sb_max(worst, r);
@@ -225,7 +265,7 @@ Test(online, zcl_ratio_bound_small_items)
 			struct sb_online_inst in;
 			double r;
 			sb_online_gen_random(&g, &in, k & 1, &gen);
-			r = sb_online_opt(&g, &in, NULL) / ealg(&g, &in, "zcl", "round=0");
+			r = sb_online_opt(&g, &in, NULL) / sb_test_online_ealg(&g, &in, "zcl", "round=0");
 			cr_assert_leq(r, bound + 1e-9);
 			sb_online_inst_release(&in);
 		}

@@ -8,7 +8,7 @@
 
 #include "online/online.h"
 
-/* Demands uniform in 1..D; values uniform (logu = 0) or log-uniform
+/* Demand codes uniform in 1..ND (K = 1: demands uniform in 1..D); values uniform (logu = 0) or log-uniform
  * (logu = 1) on [L, U]. Allocates in. */
 void sb_online_gen_random(const struct sb_online_game *g, struct sb_online_inst *in, int logu,
 			  struct sb_rng *r);
@@ -20,12 +20,12 @@ void sb_online_gen_random(const struct sb_online_game *g, struct sb_online_inst 
 void sb_online_gen_staircase(const struct sb_online_game *g, struct sb_online_inst *in,
 			     int levels, int top, int dem);
 /* Instance number `code` of the enumeration of every sequence of T buyers
- * over nv value levels (geometric in [L, U]) x demands 1..D, in base
- * nv * D; there are (nv * D)^T of them. Allocates in. */
+ * over nv value levels (geometric in [L, U]) x demand codes 1..ND, in
+ * base nv * ND; there are (nv * ND)^T of them. Allocates in. */
 void sb_online_gen_enum(const struct sb_online_game *g, struct sb_online_inst *in, int nv,
 			unsigned long long code);
 /* The evaluation inputs of advlearn.md §5 other than the adversaries:
- * staircases of every demand 1..D and every truncation (as many levels as
+ * staircases of every demand code 1..ND and every truncation (as many levels as
  * fit in T rounds, 2..M), then nrand uniform and nrand log-uniform random
  * instances from the streams (seed, point, k, SB_RNG_NOISE). Allocates
  * *set with room for `extra` more instances at its end and *kind (labels
@@ -34,11 +34,13 @@ void sb_online_gen_enum(const struct sb_online_game *g, struct sb_online_inst *i
 int sb_online_gen_evalset(const struct sb_online_game *g, uint64_t seed, uint64_t point,
 			  int nrand, int extra, struct sb_online_inst **set,
 			  char (**kind)[SB_ONLINE_KIND_LEN]);
-/* A user's buyers: a CSV file with the header "d,v" and one buyer per line
- * (demand in 1..D, per-unit value in [L, U]); '#' lines are comments. The
- * number of buyers is the game's T. Returns 0 or SB_EXIT_INPUT naming the
- * file, line and field. Allocates in. */
-int sb_online_load(const char *path, int D, double L, double U, struct sb_online_inst *in,
-		   struct sb_err *err);
+/* A user's buyers: a CSV file with the header "d,v" (K = 1) or "d1,d2,v"
+ * (K = 2) and one buyer per line (demand per type in 1..D, per-unit value
+ * in [L, U]); '#' lines are comments. The number of buyers is the game's
+ * T; in->d gets the demand codes (K = 2: (d1 - 1) D + d2). K must be 1 or
+ * 2 (the caller checks it). Returns 0 or SB_EXIT_INPUT naming the file,
+ * line and field. Allocates in. */
+int sb_online_load(const char *path, int K, int D, double L, double U,
+		   struct sb_online_inst *in, struct sb_err *err);
 
 #endif
