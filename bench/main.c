@@ -118,6 +118,7 @@ int main(int argc, char **argv)
 	struct sb_err err;
 	int i, n = 0, rc = 0;
 
+	sb_mem_tune();
 	for (i = 0; parts[i]; i++) {
 		if (only && strcmp(only, parts[i]->name))
 			continue;

@@ -913,6 +913,7 @@ int sb_cli_main(int argc, char **argv)
 	size_t k;
 	int rc = -1;
 
+	sb_mem_tune();
 	sb_mpi_init(&argc, &argv);
 	if (argc < 2) {
 		usage(stderr);

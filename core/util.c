@@ -5,6 +5,9 @@
 #include "sb.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,6 +171,14 @@ void sb_mem_huge(void *p, size_t size)
 #else
 	(void)lo;
 	(void)hi;
+#endif
+}
+
+void sb_mem_tune(void)
+{
+#ifdef __GLIBC__
+	(void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	(void)mallopt(M_TRIM_THRESHOLD, 64 << 20);
 #endif
 }
 

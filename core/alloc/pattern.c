@@ -54,7 +54,21 @@
  * jobs can overshoot their targets with nine whole-slot configurations, and
  * proving it means ruling out every combination that wastes less, which no
  * formulation we tried turns into a bound that branch-and-bound closes
- * within 60 s.
+ * within 60 s. Tried since (2026-11-27, GLPK on this model written out,
+ * scratch programs, nothing kept): the LP finishes jobs 0, 1, 2, 4 and 5
+ * exactly at their targets and gives job 3 (target 296,566) 0.406 of its
+ * own, so the optimum's <= 5.3948 means every integer schedule wastes at
+ * least 3,200 of job 3's worker-steps on the others' overshoot. Splitting
+ * by the set F of jobs that finish (P_j >= D_j for j in F, P_j <= D_j for
+ * the rest: 64 disjoint subproblems whose best is the optimum) gives the
+ * same 5.4056 for the best F at the root, since a job outside F may still
+ * reach its target exactly in the LP; with F = {0, 1, 2, 4, 5} fixed the
+ * bound stays at 5.4056 after 300 nodes with pseudocost branching (12.7 CPU
+ * s), with GLPK's MIR, Gomory, cover and clique cuts (275 nodes, 17.3 s)
+ * and with best-projection backtracking (10.6 s). Per-job valid
+ * inequalities cannot help: one job's option counts over the slots form a
+ * polytope with integer vertices, so its (GPU-slots, progress) envelope is
+ * the LP's already; the gap is only in how the jobs share slots.
  *
  * Only patterns that no single job can improve are kept: a job's option is
  * improved by one of higher rate (EXC, FAIR: more progress is never worse)
