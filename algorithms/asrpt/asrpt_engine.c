@@ -260,7 +260,7 @@ static double predict(struct state *st, struct sb_csim *s, int j)
 }
 
 /* The speed variant [O] (measured in README, "Speed of the cluster
- * schedulers", and by cl_pred's "random-forest-hist" rows): 64 quantile
+ * schedulers", and by cl_pred's "random-forest-hist" rows): 128 quantile
  * bins per feature; after the first training, each retraining regrows
  * the oldest tenth of the trees on the current window (the others keep
  * the windows of up to 9 retrainings before: a tree is at most

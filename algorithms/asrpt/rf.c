@@ -32,13 +32,14 @@
  *     sample of at most HIST_SAMPLE training values: every distinct value
  *     its own bin when there are at most `bins`, else bins of about equal
  *     counts (quantiles); an edge is the midpoint of the values either
- *     side. Every
- *     row's bin (one byte per feature) is looked up once per fit and
- *     shared by all the trees.
+ *     side. Every row's bin (one byte per feature) is looked up once per
+ *     fit and shared by all the trees. 64 bins cost +5.6 % MAPE on one
+ *     smooth regression set of test_rf.c, 128 bins +2.3 % there and +1.0 %
+ *     on average over three (A-SRPT's variant uses 128).
  *   - [O] split search: a node computes its rows' weights and centred
  *     targets once, then for each feature it tries accumulates per-bin
- *     counts and sums in one pass over its rows and scans the bins its
- *     rows touch; the score is the exact forest's (S_L^2/W_L + S_R^2/W_R),
+ *     counts and sums in one pass over its rows (for the mtry features
+ *     it draws first, all at once) and scans the bins its rows touch; the score is the exact forest's (S_L^2/W_L + S_R^2/W_R),
  *     min_leaf counts distinct rows as there. Candidate splits are the
  *     bin edges only; the threshold of a split is the midpoint between
  *     the node's largest value on the left and smallest on the right, as
