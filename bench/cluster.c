@@ -116,7 +116,8 @@ static void run_policy(struct sb_table *t, const char *wl, const struct sb_clust
 
 static const char *const policies[] = {
 	"fifo", "fifo-bf", "srpt-oracle", "srpt-mean", "tiresias", "tiresias-gittins",
-	"optimus", "optimus-vp", "qssf", "asrpt", "asrpt-pre", NULL,
+	"optimus", "optimus-vp", "qssf", "asrpt", "asrpt-hist", "asrpt-pre", "asrpt-pre-hist",
+	NULL,
 };
 
 static void run(struct sb_table *t, const char *data)

@@ -54,6 +54,17 @@ enum sb_asrpt_predict {
 	SB_ASRPT_ORACLE = 2,  /* true counts, optionally with log-normal noise */
 };
 
+/* The forest of step A: the exact CART forest (the reference) or its
+ * histogram speed variant [O] (rf.h, issue #11 item 7), used by the
+ * `-hist` policies, which are labelled speed_variant_of their reference. */
+enum sb_asrpt_forest { SB_ASRPT_EXACT = 0, SB_ASRPT_HIST = 1 };
+
+struct sb_rf_params;
+/* The forest parameters A-SRPT trains with: defaults, `trees` trees, no
+ * out-of-bag predictions; SB_ASRPT_HIST adds the variant's bins and
+ * bootstrap size (one definition, shared with experiment cluster_pred). */
+void sb_asrpt_forest_params(struct sb_rf_params *par, int forest, int trees);
+
 /* Predictor features (step A [R]): what is known of a job at its arrival,
  * with its family's history of completed runs. */
 #define SB_ASRPT_NFEAT 14
@@ -80,6 +91,9 @@ extern const struct sb_param sb_asrpt_params[];
  * "predict" defaults fixed by each file). */
 void *sb_asrpt_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng,
 		    int dispatch, int predict);
+/* The same with the forest chosen (sb_asrpt_init: SB_ASRPT_EXACT). */
+void *sb_asrpt_init_forest(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng,
+			   int dispatch, int predict, int forest);
 void sb_asrpt_release(void *ctx);
 void sb_asrpt_on_arrival(void *ctx, struct sb_csim *s, int j);
 void sb_asrpt_on_finish(void *ctx, struct sb_csim *s, int j);

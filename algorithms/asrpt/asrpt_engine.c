@@ -66,7 +66,7 @@ struct shape {
 #define fam sb_asrpt_fam
 
 struct state {
-	int dispatch, predict;
+	int dispatch, predict, forest;
 	double gamma, prior, noise, qmin;
 	int compact;
 	int kmin, retrain, warmup, window, trees;
@@ -83,6 +83,7 @@ struct state {
 	int nshape, cshape;
 	struct sb_rf rf;
 	int rf_ready, since_train, ncompleted;
+	int renew;                /* speed variant: the next tree to regrow */
 	int *completed;           /* jobs in completion order */
 	/* virtual machine */
 	double vt;                /* work drained up to this time */
@@ -258,6 +259,25 @@ static double predict(struct state *st, struct sb_csim *s, int j)
 	return p < 1 ? 1 : p;
 }
 
+/* The speed variant [O] (measured in README, "Speed of the cluster
+ * schedulers", and by cl_pred's "random-forest-hist" rows): 128 quantile
+ * bins per feature; after the first training, each retraining regrows
+ * the oldest tenth of the trees on the current window (the others keep
+ * the windows of up to 9 retrainings before: a tree is at most
+ * 10 x retrain completions old). */
+#define HIST_BINS 128
+#define HIST_RENEW 10   /* a retraining regrows trees / HIST_RENEW trees */
+
+void sb_asrpt_forest_params(struct sb_rf_params *par, int forest, int trees)
+{
+	sb_rf_params_default(par);
+	par->ntrees = trees;
+	par->oob = 0;   /* the policy reads predictions only */
+	if (forest == SB_ASRPT_HIST) {
+		par->bins = HIST_BINS;
+	}
+}
+
 static void train(struct state *st)
 {
 	int k0 = st->ncompleted > st->window ? st->ncompleted - st->window : 0;
@@ -271,12 +291,18 @@ static void train(struct state *st)
 		memcpy(X + (size_t)i * NFEAT, st->x + (size_t)j * NFEAT, sizeof(double) * NFEAT);
 		y[i] = log((double)st->nhat[j]);   /* nhat holds the truth once done */
 	}
-	sb_rf_params_default(&par);
-	par.ntrees = st->trees;
-	par.oob = 0;   /* the policy reads predictions only */
-	sb_rf_release(&st->rf);
-	if (sb_rf_fit(&st->rf, X, y, n, NFEAT, &par, sb_rng_u64(&st->rng), &err) != 0)
-		SB_BUG("asrpt: forest training failed: %s", err.msg);
+	sb_asrpt_forest_params(&par, st->forest, st->trees);
+	if (st->forest == SB_ASRPT_HIST && st->rf_ready) {
+		int count = st->trees / HIST_RENEW > 1 ? st->trees / HIST_RENEW : 1;
+		if (sb_rf_refit(&st->rf, X, y, n, NFEAT, st->renew, count, sb_rng_u64(&st->rng),
+				&err) != 0)
+			SB_BUG("asrpt: forest renewal failed: %s", err.msg);
+		st->renew = (st->renew + count) % st->trees;
+	} else {
+		sb_rf_release(&st->rf);
+		if (sb_rf_fit(&st->rf, X, y, n, NFEAT, &par, sb_rng_u64(&st->rng), &err) != 0)
+			SB_BUG("asrpt: forest training failed: %s", err.msg);
+	}
 	st->rf_ready = 1;
 	st->since_train = 0;
 	sb_free(X);
@@ -498,12 +524,19 @@ static void vm_remove(struct state *st, int j)
 void *sb_asrpt_init(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng,
 		    int dispatch, int predict_mode)
 {
+	return sb_asrpt_init_forest(s, o, rng, dispatch, predict_mode, SB_ASRPT_EXACT);
+}
+
+void *sb_asrpt_init_forest(struct sb_csim *s, const struct sb_opts *o, struct sb_rng *rng,
+			   int dispatch, int predict_mode, int forest)
+{
 	struct state *st = SB_NEW(struct state, 1);
 	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
 	int n = sb_cluster_sim_njobs(s), j;
 
 	st->dispatch = (int)sb_opts_get(o, "dispatch") ? (int)sb_opts_get(o, "dispatch") : dispatch;
 	st->predict = predict_mode;
+	st->forest = forest;
 	st->gamma = sb_opts_get(o, "gamma");
 	st->kmin = (int)sb_opts_get(o, "kmin");
 	st->retrain = (int)sb_opts_get(o, "retrain");

@@ -12,6 +12,15 @@
  * with the semantics of scikit-learn's RandomForestRegressor for min_leaf,
  * max_depth and mtry so that tests/rf_sklearn.py can compare the two.
  *
+ * Speed variant [O] (bins > 0, issue #11 item 7): each feature is cut
+ * once per fit into at most `bins` bins at quantiles of the training
+ * values (every distinct value its own bin when there are few); a node
+ * accumulates per-bin sums over its rows for the features it tries and
+ * splits between bins, and keeps one row list partitioned down the tree
+ * instead of one sorted order per feature. Thresholds are still real
+ * values, so prediction is the same code. sb_rf_refit regrows some trees
+ * of a forest on new data (A-SRPT's variant renews its forest so).
+ *
  * Determinism: tree k draws only from sb_rng_stream(seed, k, 0,
  * SB_RNG_POLICY), and every sort breaks ties by row index, so a forest
  * depends on (X, y, params, seed) alone, and the first k trees of a larger
@@ -38,6 +47,10 @@ struct sb_rf_params {
 	int oob;        /* 1: out-of-bag predictions and error (1); 0: not
 			 * computed (oob_pred NULL, oob_mse NAN), the trees
 			 * are the same */
+	int bins;       /* 0: exact splits, every midpoint of distinct values
+			 * (0, the reference); 2..256: histogram splits [O],
+			 * on at most this many quantile bins per feature
+			 * computed once per fit (the speed variant) */
 };
 
 /* The defaults above. */
@@ -83,6 +96,17 @@ struct sb_rf {
  */
 int sb_rf_fit(struct sb_rf *rf, const double *X, const double *y, int n, int p,
 	      const struct sb_rf_params *par, uint64_t seed, struct sb_err *err);
+/*
+ * Regrow `count` trees of a fitted forest on new data, trees first,
+ * first + 1, ... (mod ntrees), tree k exactly as sb_rf_fit(..., seed)
+ * grows its tree k on that data; the other trees keep what they learned
+ * before [O]. Same parameters as the fit, p must be the forest's; n and
+ * the data may change. Out-of-bag results are dropped (oob_pred NULL,
+ * oob_mse NAN). Errors as sb_rf_fit ('first', 'count' out of range); the
+ * forest is unchanged on error.
+ */
+int sb_rf_refit(struct sb_rf *rf, const double *X, const double *y, int n, int p,
+		int first, int count, uint64_t seed, struct sb_err *err);
 /* Mean of the trees' leaf values for the p features x[0..p). A NaN
  * feature goes right at every split on it. */
 double sb_rf_predict(const struct sb_rf *rf, const double *x);

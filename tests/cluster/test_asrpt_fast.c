@@ -115,3 +115,53 @@ Test(cluster, asrpt_fast_paths_match_reference)
 	}
 	cr_expect_eq(compared, 2 * 3 * 2 * 11, "%d comparisons", compared);
 }
+
+/* The speed variants asrpt-hist, asrpt-pre-hist (histogram forest,
+ * renewed a tenth at a time [O]) on instances long enough for the forest
+ * to be trained and renewed many times: every schedule passes the checker
+ * (in run()), the same seed gives the same schedule, the fast dispatch
+ * paths still match the reference ones, and the schedules differ from
+ * the exact forest's (the variant's forest is in use). */
+Test(cluster, asrpt_hist_variants_valid_and_deterministic)
+{
+	static const char *const pol[][2] = {
+		{ "asrpt-hist", "asrpt" }, { "asrpt-pre-hist", "asrpt-pre" }, { NULL, NULL },
+	};
+	const char *set = "warmup=40,retrain=10,kmin=1";
+	struct sb_cluster c;
+	struct sb_err err;
+	int li, pi, differ = 0;
+
+	cr_assert_eq(sb_cluster_named("sim128", &c, &err), 0);
+	for (li = 0; li < 2; li++) {
+		struct sb_jobset js;
+		struct sb_w1_params p;
+		struct sb_rng r = sb_rng_stream(300, li, 0, SB_RNG_INSTANCE);
+		sb_w1_defaults(&p);
+		p.njobs = 500;
+		p.load = li ? 0.9 : 0.6;
+		p.max_base = 3e3;
+		p.max_gpus = c.nserver * c.gpus;
+		sb_w1_generate(&js, &p, &c, &r);
+		for (pi = 0; pol[pi][0]; pi++) {
+			struct sb_cluster_result a, b, ref, exact;
+			char what[128], rset[128];
+			snprintf(what, sizeof what, "%s, load %g", pol[pi][0], p.load);
+			snprintf(rset, sizeof rset, "%s,reference=1", set);
+			run(&c, &js, pol[pi][0], set, &a);
+			run(&c, &js, pol[pi][0], set, &b);
+			expect_same(&a, &b, &js, what);
+			run(&c, &js, pol[pi][0], rset, &ref);
+			expect_same(&a, &ref, &js, what);
+			run(&c, &js, pol[pi][1], set, &exact);
+			differ += a.nseg != exact.nseg ||
+				  memcmp(a.finish, exact.finish, sizeof *a.finish * (size_t)js.n);
+			sb_cluster_result_release(&a);
+			sb_cluster_result_release(&b);
+			sb_cluster_result_release(&ref);
+			sb_cluster_result_release(&exact);
+		}
+		sb_jobset_release(&js);
+	}
+	cr_expect_geq(differ, 3, "only %d of 4 runs differ from the exact forest's", differ);
+}
