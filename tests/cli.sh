@@ -19,6 +19,7 @@ printf 'not hdf5\n' > "$tmp/junk.h5"
 expect 2 "not an HDF5" -- "$SB" show "$tmp/junk.h5"
 expect 0 "heft" -- "$SB" list dag
 expect 0 "dag_graphs" -- "$SB" list experiments
+expect 0 "marl_train" -- "$SB" list first
 # help: for every command, from one table
 for c in list run export show eval verify-claims help; do
 	expect 0 "usage: sb $c" -- "$SB" help $c
