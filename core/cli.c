@@ -35,11 +35,13 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "list", "[FAMILY|experiments|families]", "registered policies and experiments",
+	{ "list", "[FAMILY|experiments|families|first]", "registered policies and experiments",
 	  "Prints every registered policy of every family (name, role, provenance,\n"
 	  "description, citation), then every experiment (name, family, figure id,\n"
 	  "description). FAMILY prints one family's policies; `families` lists the\n"
-	  "families, `experiments` the experiments.\n" },
+	  "families, `experiments` the experiments; `first` the names of the\n"
+	  "experiments whose results other experiments read, which must run before\n"
+	  "them (make reproduce runs them alone, then the rest concurrently).\n" },
 	{ "run", "EXPERIMENT [--quick] [--seed N] [--jobs N] [--set key=value]... [--out FILE] "
 	  "[--data-dir DIR]", "run a sweep, write one HDF5 file",
 	  "Runs every point of EXPERIMENT on N local worker processes (default: the\n"
@@ -155,10 +157,17 @@ static int cmd_list(int argc, char **argv)
 
 	if (argc > 2)
 		return bad_usage("list: unexpected '%s'", argv[2]);
+	if (what && !strcmp(what, "first")) {
+		e = sb_experiments(&n);
+		for (i = 0; i < n; i++)
+			if (e[i]->first)
+				printf("%s\n", e[i]->name);
+		return 0;
+	}
 	if (what && strcmp(what, "experiments") && strcmp(what, "families") &&
 	    !sb_family_find(what)) {
 		fprintf(stderr, "error: list: unknown family '%s' (known: %s; or experiments, "
-			"families)\n", what, family_names(known, sizeof known));
+			"families, first)\n", what, family_names(known, sizeof known));
 		return SB_EXIT_INPUT;
 	}
 	if (what && !strcmp(what, "families")) {
@@ -472,25 +481,16 @@ static int cmd_export(int argc, char **argv)
 		else
 			return bad_usage("export: unknown option '%s'", argv[i]);
 	}
-	rc = sb_h5_read_table(argv[1], argv[2], &t, &cols, &err);
+	for (i = 0; i < nw; i++) {
+		const char *eq = strchr(where[i], '=');
+		if (!eq || (size_t)(eq - where[i]) >= 64)
+			return bad_usage("--where '%s': expected col=value", where[i]);
+	}
+	/* only the matching rows are read whole (sb_h5_read_table_where) */
+	rc = sb_h5_read_table_where(argv[1], argv[2], nw, where, &t, &cols, &err);
 	if (rc) {
 		sb_err_print(&err);
 		return rc;
-	}
-	for (i = 0; i < nw; i++) {
-		const char *eq = strchr(where[i], '=');
-		char name[64];
-		if (!eq || (size_t)(eq - where[i]) >= sizeof name) {
-			rc = bad_usage("--where '%s': expected col=value", where[i]);
-			goto out;
-		}
-		snprintf(name, sizeof name, "%.*s", (int)(eq - where[i]), where[i]);
-		if (sb_table_col(&t, name) < 0) {
-			fprintf(stderr, "error: --where '%s': dataset '%s' has no column '%s'\n",
-				where[i], argv[2], name);
-			rc = SB_EXIT_INPUT;
-			goto out;
-		}
 	}
 	/* a header line of column names: gnuplot reads it with
 	 * `set datafile columnheaders` and `using "name"` */
@@ -498,23 +498,6 @@ static int cmd_export(int argc, char **argv)
 		printf("%s%s", i ? " " : "", t.cols[i].name);
 	printf("\n");
 	for (r = 0; r < t.nrow; r++) {
-		int ok = 1, w;
-		for (w = 0; w < nw && ok; w++) {
-			const char *eq = strchr(where[w], '=');
-			char name[64], val[64];
-			int c;
-			snprintf(name, sizeof name, "%.*s", (int)(eq - where[w]), where[w]);
-			c = sb_table_col(&t, name);
-			if (t.cols[c].type == SB_COL_STR)
-				ok = !strcmp(sb_table_get_str(&t, r, c), eq + 1);
-			else if (t.cols[c].type == SB_COL_INT) {
-				snprintf(val, sizeof val, "%lld", (long long)sb_table_get_int(&t, r, c));
-				ok = !strcmp(val, eq + 1);
-			} else
-				ok = sb_table_get_dbl(&t, r, c) == strtod(eq + 1, NULL);
-		}
-		if (!ok)
-			continue;
 		for (i = 0; i < t.ncol; i++) {
 			if (i)
 				putchar(' ');
@@ -522,7 +505,6 @@ static int cmd_export(int argc, char **argv)
 		}
 		putchar('\n');
 	}
-out:
 	sb_table_release(&t);
 	sb_h5_cols_free(cols);
 	return rc;

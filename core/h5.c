@@ -304,11 +304,89 @@ void sb_h5_cols_free(struct sb_col *cols)
 	sb_free(cols);
 }
 
+/* the rows of ds (nrow of them) where every where[i] holds, as indices
+ * into *keep (allocated, owned by the caller): only the named columns are
+ * read, into a table of their own */
+static int filter_rows(hid_t ds, hid_t fty, hssize_t nrow, int nwhere,
+		       const char *const *where, const char *path, const char *dataset,
+		       hsize_t **keep, size_t *nkeep, struct sb_err *err)
+{
+	struct sb_col *sc = SB_NEW(struct sb_col, nwhere + 1);
+	struct sb_table sub;
+	hid_t mty = -1, strty = -1;
+	int *wc = SB_NEW(int, nwhere), nsc = 0, i, rc = 0, init = 0;
+	char (*name)[64] = sb_xcalloc((size_t)nwhere, sizeof *name);
+	size_t r;
+
+	*keep = NULL;
+	*nkeep = 0;
+	for (i = 0; i < nwhere; i++) {
+		const char *eq = strchr(where[i], '=');
+		int m, j;
+		if (!eq || (size_t)(eq - where[i]) >= sizeof name[i])
+			SB_BUG("where '%s' is no col=value", where[i]);
+		snprintf(name[i], sizeof name[i], "%.*s", (int)(eq - where[i]), where[i]);
+		m = H5Tget_member_index(fty, name[i]);
+		if (m < 0) {
+			rc = sb_err_set(err, SB_EXIT_INPUT, "--where '%s': dataset '%s' has no "
+					"column '%s'", where[i], dataset, name[i]);
+			goto out;
+		}
+		for (j = 0; j < nsc && strcmp(sc[j].name, name[i]); j++)
+			;
+		wc[i] = j;
+		if (j == nsc) {
+			H5T_class_t cl = H5Tget_member_class(fty, (unsigned)m);
+			sc[nsc].name = name[i];
+			sc[nsc].unit = "";
+			sc[nsc++].type = cl == H5T_INTEGER ? SB_COL_INT
+				       : cl == H5T_FLOAT ? SB_COL_DBL : SB_COL_STR;
+		}
+	}
+	sb_table_init(&sub, sc);
+	init = 1;
+	mty = compound_of(&sub, &strty);
+	sb_table_alloc_rows(&sub, (size_t)nrow);
+	/* a memory type naming some members reads only those */
+	if (nrow > 0 && H5Dread(ds, mty, H5S_ALL, H5S_ALL, H5P_DEFAULT, sub.data) < 0) {
+		rc = sb_err_set(err, SB_EXIT_RUN, "cannot read dataset '%s' of '%s'", dataset,
+				path);
+		goto out;
+	}
+	*keep = SB_NEW(hsize_t, nrow > 0 ? (size_t)nrow : 1);
+	for (r = 0; r < (size_t)nrow; r++) {
+		for (i = 0; i < nwhere; i++)
+			if (!sb_table_cell_is(&sub, r, wc[i], strchr(where[i], '=') + 1))
+				break;
+		if (i == nwhere)
+			(*keep)[(*nkeep)++] = r;
+	}
+out:
+	if (init)
+		sb_table_release(&sub);
+	if (mty >= 0) H5Tclose(mty);
+	if (strty >= 0) H5Tclose(strty);
+	sb_free(name);
+	sb_free(wc);
+	sb_free(sc);
+	return rc;
+}
+
 int sb_h5_read_table(const char *path, const char *dataset, struct sb_table *t,
 		     struct sb_col **cols_out, struct sb_err *err)
 {
-	hid_t f = open_file(path, err), ds = -1, fty = -1, mty = -1, sp = -1, strty = -1;
+	return sb_h5_read_table_where(path, dataset, 0, NULL, t, cols_out, err);
+}
+
+int sb_h5_read_table_where(const char *path, const char *dataset, int nwhere,
+			   const char *const *where, struct sb_table *t,
+			   struct sb_col **cols_out, struct sb_err *err)
+{
+	hid_t f = open_file(path, err), ds = -1, fty = -1, mty = -1, sp = -1, msp = -1,
+	      strty = -1;
 	struct sb_col *cols = NULL;
+	hsize_t *keep = NULL;
+	size_t nkeep = 0;
 	int nm, i, rc = 0;
 	hssize_t nrow;
 
@@ -327,6 +405,16 @@ int sb_h5_read_table(const char *path, const char *dataset, struct sb_table *t,
 				dataset, path);
 		goto out;
 	}
+	sp = H5Dget_space(ds);
+	nrow = H5Sget_simple_extent_npoints(sp);
+	if (nrow < 0) {
+		rc = sb_err_set(err, SB_EXIT_RUN, "cannot read the size of dataset '%s' of '%s'",
+				dataset, path);
+		goto out;
+	}
+	if (nwhere > 0 &&
+	    (rc = filter_rows(ds, fty, nrow, nwhere, where, path, dataset, &keep, &nkeep, err)))
+		goto out;
 	nm = H5Tget_nmembers(fty);
 	cols = SB_NEW(struct sb_col, nm + 1);
 	for (i = 0; i < nm; i++) {
@@ -340,17 +428,20 @@ int sb_h5_read_table(const char *path, const char *dataset, struct sb_table *t,
 	}
 	sb_table_init(t, cols);
 	mty = compound_of(t, &strty);
-	sp = H5Dget_space(ds);
-	nrow = H5Sget_simple_extent_npoints(sp);
-	if (nrow < 0) {
-		rc = sb_err_set(err, SB_EXIT_RUN, "cannot read the size of dataset '%s' of '%s'",
-				dataset, path);
-		sb_table_release(t);
-		goto out;
-	}
 	/* H5Dread writes every byte of every row */
-	sb_table_alloc_rows(t, (size_t)nrow);
-	if (nrow > 0 && H5Dread(ds, mty, H5S_ALL, H5S_ALL, H5P_DEFAULT, t->data) < 0) {
+	if (nwhere == 0) {
+		sb_table_alloc_rows(t, (size_t)nrow);
+		if (nrow > 0 && H5Dread(ds, mty, H5S_ALL, H5S_ALL, H5P_DEFAULT, t->data) < 0)
+			rc = -1;
+	} else if (nkeep > 0) {
+		hsize_t dim[1] = { nkeep };
+		sb_table_alloc_rows(t, nkeep);
+		msp = H5Screate_simple(1, dim, NULL);
+		if (H5Sselect_elements(sp, H5S_SELECT_SET, nkeep, keep) < 0 ||
+		    H5Dread(ds, mty, msp, sp, H5P_DEFAULT, t->data) < 0)
+			rc = -1;
+	}
+	if (rc) {
 		rc = sb_err_set(err, SB_EXIT_RUN, "cannot read dataset '%s' of '%s'",
 				dataset, path);
 		sb_table_release(t);
@@ -360,6 +451,8 @@ int sb_h5_read_table(const char *path, const char *dataset, struct sb_table *t,
 	cols = NULL;
 out:
 	sb_h5_cols_free(cols);
+	sb_free(keep);
+	if (msp >= 0) H5Sclose(msp);
 	if (sp >= 0) H5Sclose(sp);
 	if (mty >= 0) H5Tclose(mty);
 	if (strty >= 0) H5Tclose(strty);

@@ -50,6 +50,14 @@ int sb_h5_read_attrs(const char *path, struct sb_attrs *out, struct sb_err *err)
  * sb_h5_cols_free after sb_table_release). */
 int sb_h5_read_table(const char *path, const char *dataset, struct sb_table *t,
 		     struct sb_col **cols, struct sb_err *err);
+/* The same, keeping only the rows where every where[i] ("col=value")
+ * holds (sb_table_cell_is). Only the named columns of every row are read
+ * and converted first, then the whole of the matching rows: a large table
+ * filtered to a few rows costs little. A name that is no column of the
+ * dataset is bad input (SB_EXIT_INPUT); where[i] must contain '='. */
+int sb_h5_read_table_where(const char *path, const char *dataset, int nwhere,
+			   const char *const *where, struct sb_table *t, struct sb_col **cols,
+			   struct sb_err *err);
 void sb_h5_cols_free(struct sb_col *cols);
 /* Names of the datasets at the root (up to max, each < 64 chars). */
 int sb_h5_list(const char *path, char (*names)[64], int max, int *n,

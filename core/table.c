@@ -4,6 +4,8 @@
 #include "table.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void sb_table_init(struct sb_table *t, const struct sb_col *cols)
@@ -127,6 +129,19 @@ double sb_table_get_dbl(const struct sb_table *t, size_t row, int col)
 const char *sb_table_get_str(const struct sb_table *t, size_t row, int col)
 {
 	return (const char *)(t->data + row * t->rowsize + t->off[col]);
+}
+
+int sb_table_cell_is(const struct sb_table *t, size_t row, int col, const char *text)
+{
+	char val[32];
+
+	if (t->cols[col].type == SB_COL_STR)
+		return !strcmp(sb_table_get_str(t, row, col), text);
+	if (t->cols[col].type == SB_COL_INT) {
+		snprintf(val, sizeof val, "%lld", (long long)sb_table_get_int(t, row, col));
+		return !strcmp(val, text);
+	}
+	return sb_table_get_dbl(t, row, col) == strtod(text, NULL);
 }
 
 void sb_table_append(struct sb_table *t, const struct sb_table *src)
