@@ -29,19 +29,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct sb_online_policy *p;
 	struct sb_opts o;
 	struct sb_rng rng = sb_rng_stream(1, 0, 0, SB_RNG_POLICY);
-	int pick = sb_fuzz_pick(data, size, 16), D = 1 + pick % 4;
+	/* pick: D from its low bits, the policy from the next, K from the top
+	 * (K = 2 reads the header "d1,d2,v", on capacities 4 + 4) */
+	int pick = sb_fuzz_pick(data, size, 32), D = 1 + pick % 4, K = 1 + (pick >= 16);
+	static const int caps[2] = { 4, 4 };
 	double opt;
 
-	if (!sb_fuzz_loaded1(sb_online_load(path, 1, D, 1, 10, &in, &err), &err, path)) {
+	if (!sb_fuzz_loaded1(sb_online_load(path, K, D, 1, 10, &in, &err), &err, path)) {
 		SB_FUZZ_CHECK(in.T == 0 && !in.d && !in.v, "rejected but not zeroed");
 		return 0;
 	}
-	SB_FUZZ_CHECK(sb_online_game_init(&g, in.T, 20, D, 16, 1, 10, &err) == 0,
-		      "accepted %d buyers, but no game: %s", in.T, err.msg);
+	if (K == 1)
+		SB_FUZZ_CHECK(sb_online_game_init(&g, in.T, 20, D, 16, 1, 10, &err) == 0,
+			      "accepted %d buyers, but no game: %s", in.T, err.msg);
+	else
+		SB_FUZZ_CHECK(sb_online_game_init_k(&g, in.T, 2, caps, D, 16, 1, 10, &err) == 0,
+			      "accepted %d buyers (K = 2), but no game: %s", in.T, err.msg);
 	SB_FUZZ_CHECK(sb_online_inst_check(&g, &in, &err) == 0, "accepted, but invalid: %s",
 		      err.msg);
-	p = sb_online_policy_find(policies[pick / 4]);
-	SB_FUZZ_CHECK(p != NULL, "policy %s not registered", policies[pick / 4]);
+	p = sb_online_policy_find(policies[pick % 16 / 4]);
+	SB_FUZZ_CHECK(p != NULL, "policy %s not registered", policies[pick % 16 / 4]);
 	sb_opts_defaults(&o, p->params);
 	SB_FUZZ_CHECK(sb_online_run(&g, &in, p, &o, &rng, &r, &err) == 0, "%s: %s", p->name,
 		      err.msg);
