@@ -86,23 +86,20 @@ static int ident(struct parser *ps, char *out, size_t len)
 static int cell_matches(const struct sb_table *t, size_t r, const struct cond *c)
 {
 	char buf[64];
-	const char *v;
+	const char *v = buf;
 	int eq;
-	switch (t->cols[c->col].type) {
-	case SB_COL_STR:
-		v = sb_table_get_str(t, r, c->col);
-		break;
-	case SB_COL_INT:
-		snprintf(buf, sizeof buf, "%lld", (long long)sb_table_get_int(t, r, c->col));
-		v = buf;
-		break;
-	default: {
-		double want = strtod(c->val, NULL);
-		eq = sb_table_get_dbl(t, r, c->col) == want;
-		return c->neg ? !eq : eq;
+
+	/* a prefix (value ending in '*') matches the text of a string or an
+	 * integer; everything else is sb_table_cell_is, as in sb export */
+	if (!c->prefix || t->cols[c->col].type == SB_COL_DBL) {
+		eq = sb_table_cell_is(t, r, c->col, c->val);
+	} else {
+		if (t->cols[c->col].type == SB_COL_STR)
+			v = sb_table_get_str(t, r, c->col);
+		else
+			snprintf(buf, sizeof buf, "%lld", (long long)sb_table_get_int(t, r, c->col));
+		eq = strncmp(v, c->val, strlen(c->val)) == 0;
 	}
-	}
-	eq = c->prefix ? strncmp(v, c->val, strlen(c->val)) == 0 : strcmp(v, c->val) == 0;
 	return c->neg ? !eq : eq;
 }
 

@@ -370,6 +370,11 @@ Test(core, claims_evaluator)
 	cr_assert_eq(sb_claim_eval("mean(makespan | policy=a+x) < 12", &t, &l, &r, &pass, &err), 0);
 	cr_assert(pass);
 	cr_assert_float_eq(l, 11.5, 1e-12);
+	/* a value ending in '*' is a prefix, of a string or of an integer's text */
+	cr_assert_eq(sb_claim_expr("mean(makespan | policy=a+*, rep=1*)", &t, &v, &err), 0);
+	cr_assert_float_eq(v, (11.0 + 31.0) / 2, 1e-12);
+	cr_assert_eq(sb_claim_expr("mean(makespan | policy!=a+*)", &t, &v, &err), 0);
+	cr_assert_float_eq(v, 21.5, 1e-12);
 	cr_assert_eq(sb_claim_expr("maxratio(makespan | policy=a+x ; policy=b+x ; by=rep)", &t, &v, &err), 0);
 	cr_assert_float_eq(v, 20.0 / 10.0, 1e-12);
 	cr_assert_eq(sb_claim_expr("wins(makespan | policy=a+x ; policy=a+y ; by=rep)", &t, &v, &err), 0);
