@@ -117,10 +117,10 @@ int sb_marl_exp_net(struct sb_exp_ctx *c, struct sb_marl_env *env, const char *n
 				return 0;
 		return sb_exp_add_input(c, SB_MARL_TRAIN_RESULTS, err);
 	}
-	fprintf(stderr, "note: %s: %s %s, training placer '%s' in this run (inputs %s)\n",
+	fprintf(stderr, "note: %s: %s %s placer '%s' with inputs %s, training it in this run\n",
 		c->exp->name, SB_MARL_TRAIN_RESULTS,
-		rc == 0 ? "holds weights trained on other inputs" :
-		"does not exist or holds no weights of", key, want);
+		rc == 0 ? "holds other inputs' weights for" : "does not exist or holds no weights for",
+		key, want);
 	train_cfg(c, v, &cfg);
 	if ((rc = sb_marl_variant_train(v, env, &cfg, (int)sb_opts_get(&c->opts, "train_jobs"), out,
 					NULL, err)))
