@@ -5,6 +5,7 @@
  * Family: cluster (core/cluster/).
  */
 #include "algorithms/marl/placer.h"
+#include "algorithms/marl/variant.h"
 #include "algorithms/marl/features.h"
 #include "cluster/interf.h"
 #include "cluster/topoplace.h"
@@ -278,6 +279,7 @@ int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus
 {
 	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
 	const struct sb_cluster_tree *t;
+	const struct sb_marl_variant *vr;
 	struct sb_marl_obs o;
 	struct sb_err err;
 	int a;
@@ -297,6 +299,9 @@ int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus
 	}
 	if (sb_marl_observe(&view, s, j, &o) == 0)
 		return -1;
+	vr = sb_marl_variant_find(variant);
+	if (vr && vr->nodefer)
+		view.mask[view.gr.nserv] = 0; /* o.mask is view.mask */
 	if (training.ag) {
 		a = sb_marl_decide(training.ag, &o);
 		if (training.n == training.cap) {

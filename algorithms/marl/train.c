@@ -23,7 +23,18 @@ void sb_marl_cfg_defaults(struct sb_marl_cfg *c)
 	c->minibatch = 64;
 	c->clip = 0.2;
 	c->gamma = 1.0;
-	c->lambda = 0.95;
+	/* Not the spec's 0.95 (marl.md 3.9; kept as the variant marl-gae95).
+	 * lambda discounts per decision, not per second: a deferral adds
+	 * decisions before its cost is paid, so with 0.95 the waiting it
+	 * causes reaches the deferring decision only through the critic,
+	 * and at full size (200-job episodes at load 0.7, about 20 decisions
+	 * per lambda horizon) the policies learned to defer almost every
+	 * job (mean wait 131,872 s against 9,690 s average JCT for
+	 * tiresias+consolidate). With gamma = 1 on finite episodes the
+	 * Monte-Carlo return is exactly -sum JCT / T_norm from the decision
+	 * on, so lambda = 1 credits every decision with the whole cost it
+	 * leads to, and the critic only reduces variance. */
+	c->lambda = 1.0;
 	c->lr_actor = 3e-4;
 	c->lr_critic = 1e-3;
 	c->ent0 = 0.01;

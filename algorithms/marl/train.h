@@ -63,7 +63,8 @@ struct sb_marl_cfg {
 	int minibatch;       /* decisions per Adam step within a PPO epoch, 64 */
 	double clip;         /* PPO ratio clip, 0.2 */
 	double gamma;        /* 1: finite episodes, the return is -sum JCT / T_norm */
-	double lambda;       /* GAE, 0.95 */
+	double lambda;       /* GAE, 1 (Monte-Carlo advantages; the spec's 0.95 is
+			      * the variant marl-gae95: see train.c) */
 	double lr_actor;     /* 3e-4 */
 	double lr_critic;    /* 1e-3 */
 	double ent0, ent1;   /* entropy coefficient, 0.01 -> 0.001 */

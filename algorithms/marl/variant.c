@@ -15,19 +15,25 @@
 
 static const struct sb_marl_variant variants[] = {
 	{ "marl", "the scheduler: two-level GNN, 2 agents, centralised critic, PPO, rewards from S^",
-	  SB_MARL_PPO, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_PREDICTED, 2 },
+	  SB_MARL_PPO, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_PREDICTED, 2, 1.0, 0, 0 },
 	{ "marl-a2c", "the scheduler trained with A2C instead of PPO",
-	  SB_MARL_A2C, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_PREDICTED, 2 },
+	  SB_MARL_A2C, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_PREDICTED, 2, 1.0, 0, 0 },
 	{ "marl-single", "single-agent DRL: the same networks, one agent serving every job",
-	  SB_MARL_PPO, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_PREDICTED, 1 },
+	  SB_MARL_PPO, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_PREDICTED, 1, 1.0, 0, 0 },
 	{ "marl-flat", "ablation: one MLP over the concatenated server features, no GNN",
-	  SB_MARL_PPO, SB_MARL_ARCH_FLAT, 1, SB_MARL_REWARD_PREDICTED, 2 },
+	  SB_MARL_PPO, SB_MARL_ARCH_FLAT, 1, SB_MARL_REWARD_PREDICTED, 2, 1.0, 0, 0 },
 	{ "marl-indep", "ablation: one critic per agent (same inputs) instead of one shared critic",
-	  SB_MARL_PPO, SB_MARL_ARCH_GNN, SB_MARL_MAXAG, SB_MARL_REWARD_PREDICTED, 2 },
+	  SB_MARL_PPO, SB_MARL_ARCH_GNN, SB_MARL_MAXAG, SB_MARL_REWARD_PREDICTED, 2, 1.0, 0, 0 },
 	{ "marl-true", "ablation: rewards from the true slowdowns (no model error)",
-	  SB_MARL_PPO, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_TRUE, 2 },
+	  SB_MARL_PPO, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_TRUE, 2, 1.0, 0, 0 },
 	{ "marl-blind", "ablation: rewards with S = 1 (interference-blind training)",
-	  SB_MARL_PPO, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_NONE, 2 },
+	  SB_MARL_PPO, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_NONE, 2, 1.0, 0, 0 },
+	{ "marl-gae95", "setting: the spec's GAE lambda = 0.95 over decision epochs (marl.md 3.9)",
+	  SB_MARL_PPO, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_PREDICTED, 2, 0.95, 0, 0 },
+	{ "marl-nodefer", "ablation: no defer action (places whenever an anchor fits)",
+	  SB_MARL_PPO, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_PREDICTED, 2, 1.0, 1, 0 },
+	{ "marl-untrained", "reference: the scheduler's seeded initial networks, no training",
+	  SB_MARL_PPO, SB_MARL_ARCH_GNN, 1, SB_MARL_REWARD_PREDICTED, 2, 1.0, 0, 1 },
 };
 
 const struct sb_marl_variant *sb_marl_variants(int *n)
@@ -51,7 +57,8 @@ void sb_marl_variant_cfg(const struct sb_marl_variant *v, int episodes, uint64_t
 {
 	sb_marl_cfg_defaults(cfg);
 	cfg->algo = v->algo;
-	cfg->episodes = episodes;
+	cfg->lambda = v->lambda;
+	cfg->episodes = v->untrained ? 0 : episodes;
 	cfg->seed = seed;
 	if (v->algo == SB_MARL_A2C) {
 		/* one plain policy-gradient step per batch is on-policy only
@@ -96,9 +103,9 @@ void sb_marl_variant_text(const struct sb_marl_variant *v, const struct sb_marl_
 	int k;
 
 	buf[0] = 0;
-	put(&t, "%s; variant %s algo %d arch %d ncritic %d reward %s agents %d; ",
+	put(&t, "%s; variant %s algo %d arch %d ncritic %d reward %s agents %d nodefer %d; ",
 	    SB_MARL_TRAIN_VERSION, v->name, (int)v->algo, (int)v->arch, v->ncritic,
-	    sb_marl_reward_src_name(v->reward), v->agents);
+	    sb_marl_reward_src_name(v->reward), v->agents, v->nodefer);
 	put(&t, "cfg %d %d %d %d %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
 	    "%.17g seed %llu; jobs %d; ", cfg->episodes, cfg->batch, cfg->epochs, cfg->minibatch,
 	    cfg->clip, cfg->gamma, cfg->lambda, cfg->lr_actor, cfg->lr_critic, cfg->ent0, cfg->ent1,
@@ -135,7 +142,9 @@ int sb_marl_variant_train(const struct sb_marl_variant *v, struct sb_marl_env *e
 {
 	struct sb_marl_cluster_task tk;
 	struct sb_marl_net *net = NULL;
-	struct sb_rng r = sb_rng_stream(cfg->seed, 0, 0, SB_RNG_POLICY ^ sb_hash_str(v->name));
+	/* an untrained variant starts from the scheduler's own initial nets */
+	struct sb_rng r = sb_rng_stream(cfg->seed, 0, 0, SB_RNG_POLICY ^
+					sb_hash_str(v->untrained ? "marl" : v->name));
 	int rc, on = env->interf.on, use_pred = env->interf.use_pred, migrate = env->interf.migrate;
 	char combo[64];
 

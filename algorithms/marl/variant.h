@@ -24,7 +24,7 @@
 
 /* Bump when training code changes what a recipe produces: it is part of
  * the inputs hash, so weights stored by older code are not reused. */
-#define SB_MARL_TRAIN_VERSION "marl-train-2"
+#define SB_MARL_TRAIN_VERSION "marl-train-3"
 
 struct sb_marl_variant {
 	const char *name;        /* = the placer's name */
@@ -34,6 +34,12 @@ struct sb_marl_variant {
 	int ncritic;             /* 1 (CTDE) or SB_MARL_MAXAG (independent) */
 	enum sb_marl_reward_src reward;
 	int agents;              /* agents of the scheduler it trains under */
+	double lambda;           /* GAE lambda over decision epochs (1: Monte-Carlo
+				  * advantages, the default; see train.h) */
+	int nodefer;             /* 1: the defer action is masked out (the policy
+				  * places whenever an anchor fits) */
+	int untrained;           /* 1: no training episodes (the seeded initial
+				  * networks, a reference for what training does) */
 };
 
 /* Every variant (n of them), in table order. */
@@ -41,8 +47,9 @@ const struct sb_marl_variant *sb_marl_variants(int *n);
 const struct sb_marl_variant *sb_marl_variant_find(const char *name);
 
 /* The optimiser settings of v: sb_marl_cfg_defaults with v's algorithm,
- * `episodes` episodes and `seed`. A2C steps after every episode (batch 1,
- * actor lr 1e-3), PPO after every 8. */
+ * GAE lambda, `episodes` episodes (0 for an untrained variant) and `seed`.
+ * A2C steps after every episode (batch 1, actor lr 1e-3), PPO after every
+ * 8. */
 void sb_marl_variant_cfg(const struct sb_marl_variant *v, int episodes, uint64_t seed,
 			 struct sb_marl_cfg *cfg);
 

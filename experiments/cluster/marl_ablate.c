@@ -23,7 +23,8 @@ static const struct sb_param params[] = {
 };
 
 static const char *const learned[] = { "marl", "marl-a2c", "marl-single", "marl-flat",
-				       "marl-indep", "marl-true", "marl-blind", NULL };
+				       "marl-indep", "marl-true", "marl-blind", "marl-gae95",
+				       "marl-nodefer", "marl-untrained", NULL };
 
 static const struct sb_col cols[] = { SB_MARL_EXP_COLS, { NULL, 0, NULL } };
 static const struct sb_col tcols[] = { SB_CLUSTER_EXP_TIMING_COLS, { NULL, 0, NULL } };

@@ -73,6 +73,12 @@ Test(marl_variant, inputs_text_tracks_the_inputs)
 	cr_assert_str_neq(a, b, "topology");
 	hash_of(sb_marl_variant_find("marl-true"), 40, 3, &e1, b);
 	cr_assert_str_neq(a, b, "reward source");
+	hash_of(sb_marl_variant_find("marl-gae95"), 40, 3, &e1, b);
+	cr_assert_str_neq(a, b, "GAE lambda");
+	hash_of(sb_marl_variant_find("marl-nodefer"), 40, 3, &e1, b);
+	cr_assert_str_neq(a, b, "defer action");
+	hash_of(sb_marl_variant_find("marl-untrained"), 40, 3, &e1, b);
+	cr_assert_str_neq(a, b, "untrained");
 	e1.interf.gamma = 0.7;
 	hash_of(m, 40, 3, &e1, b);
 	cr_assert_str_neq(a, b, "interference model");
@@ -211,4 +217,111 @@ Test(marl_variant, view_follows_a_new_tree_at_the_same_address, .timeout = 120)
 		sb_marl_nets_clear();
 		sb_marl_env_release(&e);
 	}
+}
+
+/* The most concurrent jobs of a run. */
+static int max_concurrent(const struct sb_jobset *js, const struct sb_cluster_result *r)
+{
+	int i, k, best = 0;
+
+	for (i = 0; i < js->n; i++) {
+		int c = 0;
+		for (k = 0; k < js->n; k++)
+			c += r->first_start[k] <= r->first_start[i] && r->finish[k] > r->first_start[i];
+		best = c > best ? c : best;
+	}
+	return best;
+}
+
+/* A net that wants to defer (defer logit +100) runs one job at a time
+ * as marl (defer is masked only while nothing runs), and many at once as
+ * marl-nodefer, whose defer action is masked out. */
+Test(marl_variant, nodefer_masks_the_defer_action, .timeout = 120)
+{
+	static const char *const name[2] = { "marl", "marl-nodefer" };
+	struct sb_marl_env e;
+	struct sb_err err;
+	struct sb_marl_gen g;
+	struct sb_jobset js;
+	struct sb_rng r = sb_rng_stream(5, 0, 0, SB_RNG_TEST);
+	int k, conc[2];
+
+	cr_assert_eq(sb_marl_env_init(&e, "T1", NULL, 1, 3, &err), 0, "%s", err.msg);
+	sb_marl_gen_defaults(&g);
+	g.njobs = 60;
+	g.load = 0.9;
+	sb_marl_generate(&e, &g, &r, &js);
+	for (k = 0; k < 2; k++) {
+		struct sb_marl_net *n = sb_marl_net_new(SB_MARL_ARCH_GNN, 1, 0, &err);
+		struct sb_nn *d;
+		struct sb_cluster_combo cb;
+		struct sb_opts so, po;
+		struct sb_cluster_result res;
+		char combo[64], why[256];
+		int L;
+
+		sb_marl_net_init(n, &r);
+		d = n->defer;
+		L = d->nlayers - 1;
+		d->w[d->off[L] + (size_t)d->size[L] * d->size[L + 1]] = 100; /* the output's bias */
+		cr_assert_eq(sb_marl_nets_put(name[k], n, &err), 0);
+		snprintf(combo, sizeof combo, "agents+%s", name[k]);
+		cr_assert_eq(sb_cluster_combo_parse(&cb, combo, &err), 0);
+		sb_opts_defaults(&so, cb.sched->params);
+		sb_opts_defaults(&po, cb.place->params);
+		cr_assert_eq(sb_cluster_simulate(&e.cl, &js, &cb, &so, &po, 3, &res, &err), 0, "%s",
+			     err.msg);
+		cr_assert_eq(sb_cluster_check(&e.cl, &js, &res, why, sizeof why), 0, "%s", why);
+		conc[k] = max_concurrent(&js, &res);
+		sb_cluster_result_release(&res);
+	}
+	cr_assert_eq(conc[0], 1, "marl with a deferring net runs one job at a time");
+	cr_assert_gt(conc[1], 3, "marl-nodefer never defers: %d jobs at once", conc[1]);
+	sb_marl_nets_clear();
+	sb_jobset_release(&js);
+	sb_marl_env_release(&e);
+}
+
+/* The untrained variant is the scheduler's initial nets: its weights equal
+ * those of marl's recipe run for zero episodes, whatever episodes it is
+ * given. */
+Test(marl_variant, untrained_is_the_schedulers_initial_net, .timeout = 120)
+{
+	struct sb_marl_env e;
+	struct sb_err err;
+	struct sb_interf_pred_params p;
+	struct sb_marl_cfg cu, cm;
+	struct sb_marl_net *u, *m;
+	struct sb_interf_pred *pr;
+	double *wu, *wm;
+	size_t np;
+
+	cr_assert_eq(sb_marl_env_init(&e, "T0", NULL, 1, 2, &err), 0, "%s", err.msg);
+	sb_interf_pred_defaults(&p);
+	p.nsamples = 200;
+	p.nheld = 50;
+	p.epochs = 1;
+	pr = sb_interf_pred_train(&e.interf, &p, NULL, NULL);
+	e.interf.pred = pr;
+	sb_marl_variant_cfg(sb_marl_variant_find("marl-untrained"), 5, 7, &cu);
+	cr_assert_eq(cu.episodes, 0);
+	sb_marl_variant_cfg(sb_marl_variant_find("marl"), 0, 7, &cm);
+	cr_assert_eq(sb_marl_variant_train(sb_marl_variant_find("marl-untrained"), &e, &cu, 20, &u,
+					   NULL, &err), 0, "%s", err.msg);
+	cr_assert_eq(sb_marl_variant_train(sb_marl_variant_find("marl"), &e, &cm, 20, &m, NULL,
+					   &err), 0, "%s", err.msg);
+	np = sb_marl_net_nparams(u);
+	cr_assert_eq(np, sb_marl_net_nparams(m));
+	wu = SB_NEW(double, np);
+	wm = SB_NEW(double, np);
+	sb_marl_net_get(u, wu);
+	sb_marl_net_get(m, wm);
+	cr_assert_eq(memcmp(wu, wm, np * sizeof *wu), 0);
+	sb_free(wu);
+	sb_free(wm);
+	sb_marl_net_free(u);
+	sb_marl_net_free(m);
+	e.interf.pred = NULL;
+	sb_interf_pred_free(pr);
+	sb_marl_env_release(&e);
 }
