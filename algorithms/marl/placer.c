@@ -260,14 +260,10 @@ static uint64_t view_key;          /* the shape view was built for */
  * the same address must not find the first one's view. */
 static uint64_t tree_key(const struct sb_cluster_tree *t)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	int v;
+	uint64_t h = sb_hash_bytes(SB_HASH_INIT, t->parent, (size_t)t->nnode * sizeof *t->parent);
 
-	for (v = 0; v < t->nnode; v++) {
-		h = (h ^ (uint64_t)(t->parent[v] + 1)) * 0x100000001b3ULL;
-		h = (h ^ t->level[v]) * 0x100000001b3ULL;
-	}
-	return (h ^ (uint64_t)t->nserver) * 0x100000001b3ULL;
+	h = sb_hash_bytes(h, t->level, (size_t)t->nnode * sizeof *t->level);
+	return sb_hash_bytes(h, &t->nserver, sizeof t->nserver);
 }
 
 static double flat_score(const struct sb_csim *s, int j, int anchor, const int *gpus, void *ctx)

@@ -1,6 +1,7 @@
 # marl-T1 (ablation table, drawn): average JCT of every learned marl
 # placer (PPO, A2C, single-agent, no GNN, independent critics, trained on
-# true slowdowns, trained interference-blind) and greedy-interf on T1 at
+# true slowdowns, trained interference-blind; ours: the spec's GAE
+# lambda = 0.95, no defer action, untrained) and greedy-interf on T1 at
 # load 0.7; mean and 95% CI over held-out traces. Reconstructed (the
 # paper is abstract-only; the ablations are marl.md §4.7).
 load "plots/style.gp"
