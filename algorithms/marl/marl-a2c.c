@@ -17,7 +17,7 @@
 static int place(const struct sb_csim *s, int j, const struct sb_opts *o, struct sb_rng *rng,
 		 int *gpus)
 {
-	return sb_marl_place("marl-a2c", s, j, gpus);
+	return sb_marl_place("marl-a2c", s, j, o, rng, gpus);
 }
 
 static int load_weights(const char *path, struct sb_err *err)
@@ -31,6 +31,7 @@ const struct sb_cluster_policy sb_cluster_policy_marl_a2c = {
 	.desc = "learned placer: the marl networks trained with A2C instead of PPO",
 	.provenance = "reconstructed",
 	.topo = 1,
+	.params = sb_marl_placer_params,
 	.place = place,
 	.load_weights = load_weights,
 };

@@ -18,7 +18,7 @@
 static int place(const struct sb_csim *s, int j, const struct sb_opts *o, struct sb_rng *rng,
 		 int *gpus)
 {
-	return sb_marl_place("marl-gae95", s, j, gpus);
+	return sb_marl_place("marl-gae95", s, j, o, rng, gpus);
 }
 
 static int load_weights(const char *path, struct sb_err *err)
@@ -32,6 +32,7 @@ const struct sb_cluster_policy sb_cluster_policy_marl_gae95 = {
 	.desc = "setting: the scheduler trained with the spec's GAE lambda = 0.95 over decisions",
 	.provenance = "reconstructed",
 	.topo = 1,
+	.params = sb_marl_placer_params,
 	.place = place,
 	.load_weights = load_weights,
 };

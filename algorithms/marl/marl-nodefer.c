@@ -17,7 +17,7 @@
 static int place(const struct sb_csim *s, int j, const struct sb_opts *o, struct sb_rng *rng,
 		 int *gpus)
 {
-	return sb_marl_place("marl-nodefer", s, j, gpus);
+	return sb_marl_place("marl-nodefer", s, j, o, rng, gpus);
 }
 
 static int load_weights(const char *path, struct sb_err *err)
@@ -31,6 +31,7 @@ const struct sb_cluster_policy sb_cluster_policy_marl_nodefer = {
 	.desc = "ablation: the scheduler without its defer action (places whenever an anchor fits)",
 	.provenance = "reconstructed",
 	.topo = 1,
+	.params = sb_marl_placer_params,
 	.place = place,
 	.load_weights = load_weights,
 };

@@ -16,7 +16,7 @@
 static int place(const struct sb_csim *s, int j, const struct sb_opts *o, struct sb_rng *rng,
 		 int *gpus)
 {
-	return sb_marl_place("marl-true", s, j, gpus);
+	return sb_marl_place("marl-true", s, j, o, rng, gpus);
 }
 
 static int load_weights(const char *path, struct sb_err *err)
@@ -30,6 +30,7 @@ const struct sb_cluster_policy sb_cluster_policy_marl_true = {
 	.desc = "ablation: trained on ground-truth slowdowns (no model error)",
 	.provenance = "reconstructed",
 	.topo = 1,
+	.params = sb_marl_placer_params,
 	.place = place,
 	.load_weights = load_weights,
 };

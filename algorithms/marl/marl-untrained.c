@@ -17,7 +17,7 @@
 static int place(const struct sb_csim *s, int j, const struct sb_opts *o, struct sb_rng *rng,
 		 int *gpus)
 {
-	return sb_marl_place("marl-untrained", s, j, gpus);
+	return sb_marl_place("marl-untrained", s, j, o, rng, gpus);
 }
 
 static int load_weights(const char *path, struct sb_err *err)
@@ -31,6 +31,7 @@ const struct sb_cluster_policy sb_cluster_policy_marl_untrained = {
 	.desc = "reference: the scheduler's seeded initial networks, no training",
 	.provenance = "reconstructed",
 	.topo = 1,
+	.params = sb_marl_placer_params,
 	.place = place,
 	.load_weights = load_weights,
 };

@@ -271,12 +271,30 @@ static double flat_score(const struct sb_csim *s, int j, int anchor, const int *
 	return 0;
 }
 
-int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus)
+/*
+ * Greedy is the default [O], as registered before the runs; sampling is a
+ * labelled setting (tables T1 and F5 carry both). The policy is trained
+ * stochastic, and its deferral is a probability re-drawn at every later
+ * decision epoch, so a job it defers with probability p waits about
+ * 1/(1 - p) epochs when sampled; the greedy rule turns every p >= 1/2
+ * into deferral at every epoch until the state changes enough. Sampling
+ * avoids that trap and also gives up the learned preference among
+ * servers (at full size every sampled variant is close to the untrained
+ * net), so neither rule dominates: both are reported.
+ */
+const struct sb_param sb_marl_placer_params[] = {
+	{ "greedy", 1, 0, 1, 1, "1: act greedily (defer when p(defer) >= 0.5, else the likeliest "
+	  "server); 0: sample from the policy, as in training" },
+	{ NULL, 0, 0, 0, 0, NULL },
+};
+
+int sb_marl_place(const char *variant, const struct sb_csim *s, int j, const struct sb_opts *o,
+		  struct sb_rng *rng, int *gpus)
 {
 	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
 	const struct sb_cluster_tree *t;
 	const struct sb_marl_variant *vr;
-	struct sb_marl_obs o;
+	struct sb_marl_obs ob;
 	struct sb_err err;
 	int a;
 
@@ -293,13 +311,13 @@ int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus
 		}
 		view_key = tree_key(t);
 	}
-	if (sb_marl_observe(&view, s, j, &o) == 0)
+	if (sb_marl_observe(&view, s, j, &ob) == 0)
 		return -1;
 	vr = sb_marl_variant_find(variant);
 	if (vr && vr->nodefer)
-		view.mask[view.gr.nserv] = 0; /* o.mask is view.mask */
+		view.mask[view.gr.nserv] = 0; /* ob.mask is view.mask */
 	if (training.ag) {
-		a = sb_marl_decide(training.ag, &o);
+		a = sb_marl_decide(training.ag, &ob);
 		if (training.n == training.cap) {
 			training.cap = training.cap ? 2 * training.cap : 256;
 			training.when = sb_xrealloc(training.when, (size_t)training.cap * sizeof(double));
@@ -315,7 +333,9 @@ int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus
 			sb_die(SB_EXIT_INPUT, "placer '%s': the flat network was trained for %d servers, "
 			       "topology '%s' has %d", variant, net->flat_nserv, t->name,
 			       view.gr.nserv);
-		a = sb_marl_greedy(sb_marl_forward(net, &view.gr, &o, NULL), view.gr.nserv);
+		const double *p = sb_marl_forward(net, &view.gr, &ob, NULL);
+		a = sb_opts_get(o, "greedy") ? sb_marl_greedy(p, view.gr.nserv) :
+					       sb_marl_sample(p, view.gr.nserv + 1, rng);
 	}
 	if (a == view.gr.nserv)
 		return -1;

@@ -64,11 +64,18 @@ void sb_marl_nets_clear(void);
  * server, however much mass placing has in total. */
 int sb_marl_greedy(const double *p, int nserv);
 
+/* The placer parameters of every marl variant: `greedy` (1, the default:
+ * its greedy action, sb_marl_greedy; 0: sample from the policy, as in
+ * training, from the run's placer stream). */
+extern const struct sb_param sb_marl_placer_params[];
+
 /* The place hook every marl variant shares: the trained net of `variant`
- * (its greedy action, sb_marl_greedy; a missing net is a usage error and exits 2), or,
- * while a training episode runs, the trainer's sampled action. On a flat
- * cluster (no topology) it places like packed, as the mode's heuristics. */
-int sb_marl_place(const char *variant, const struct sb_csim *s, int j, int *gpus);
+ * acting as o's `greedy` says (a missing net is a usage error and exits
+ * 2), or, while a training episode runs, the trainer's sampled action. On
+ * a flat cluster (no topology) it places like packed, as the mode's
+ * heuristics. rng: the run's placer stream. */
+int sb_marl_place(const char *variant, const struct sb_csim *s, int j, const struct sb_opts *o,
+		  struct sb_rng *rng, int *gpus);
 
 /* Training on the simulator: episodes of the synthetic Philly-like
  * generator (njobs jobs at the curriculum's load, drawn from (seed,

@@ -55,6 +55,12 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		rc = sb_marl_exp_run_set(c, m, &js, "philly-like", label, set, label, 1, point, load,
 					 out, timing, NULL, err);
 	}
+	/* the scheduler sampling its actions instead of acting greedily
+	 * (algorithms/marl/placer.c: why both are reported) */
+	if (!rc)
+		rc = sb_marl_exp_run_set(c, m, &js, "philly-like", "agents+marl", "agents=2,greedy=0",
+					 "agents+marl:sampled", 1, point, load, out, timing, NULL,
+					 err);
 	sb_jobset_release(&js);
 	return rc;
 }

@@ -4,8 +4,10 @@
  * servers) and T3 (128 GPUs), at load 0.7 over held-out synthetic
  * Philly-like traces: the scheduler trained on T1 and run unchanged
  * ("transferred"; the GNN reads any tree), the same recipe retrained on the
- * target topology ("retrained"), and every heuristic (the best of which
- * the figure and the claims compare against). Weights of both from
+ * target topology ("retrained"), both acting greedily and again sampling
+ * their actions ("-sampled", algorithms/marl/placer.c), and every
+ * heuristic (the best of which the figure and the claims compare
+ * against). Weights of both from
  * marl_train (marl, marl@T2, marl@T3) or trained here. All [O]: our
  * reconstruction (the paper is abstract-only).
  */
@@ -81,16 +83,17 @@ static int setup(struct sb_exp_ctx *c, struct sb_err *err)
 	return rc;
 }
 
-/* Run the placer `marl` with net n, relabelled `as`. */
+/* Run the placer `marl` with net n and placer options `set` (NULL:
+ * none), relabelled `as`. */
 static int run_net(struct sb_exp_ctx *c, struct sb_marl_exp *m, const struct sb_jobset *js,
-		   struct sb_marl_net *n, const char *as, int rep, double load,
+		   struct sb_marl_net *n, const char *set, const char *as, int rep, double load,
 		   struct sb_table *out, struct sb_table *timing, struct sb_err *err)
 {
 	int rc = sb_marl_nets_put("marl", n, err);
 
 	if (rc)
 		return rc;
-	rc = sb_marl_exp_run_set(c, m, js, "philly-like", "agents+marl", NULL, as, 1, rep, load,
+	rc = sb_marl_exp_run_set(c, m, js, "philly-like", "agents+marl", set, as, 1, rep, load,
 				 out, timing, NULL, err);
 	SB_ASSERT(sb_marl_nets_take("marl") == n);
 	return rc;
@@ -112,12 +115,19 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		    strstr(sb_marl_exp_schemes[k], "+marl-random"))
 			rc = sb_marl_exp_run(c, m, &js, "philly-like", sb_marl_exp_schemes[k], 1, rep,
 					     load, out, timing, NULL, err);
+	/* both nets as evaluated everywhere (greedily), then sampling */
 	if (!rc)
-		rc = run_net(c, m, &js, st->transfer, "agents+marl:transferred", rep, load, out,
-			     timing, err);
+		rc = run_net(c, m, &js, st->transfer, NULL, "agents+marl:transferred", rep, load,
+			     out, timing, err);
 	if (!rc)
-		rc = run_net(c, m, &js, st->retrained[t], "agents+marl:retrained", rep, load, out,
-			     timing, err);
+		rc = run_net(c, m, &js, st->retrained[t], NULL, "agents+marl:retrained", rep, load,
+			     out, timing, err);
+	if (!rc)
+		rc = run_net(c, m, &js, st->transfer, "greedy=0", "agents+marl:transferred-sampled",
+			     rep, load, out, timing, err);
+	if (!rc)
+		rc = run_net(c, m, &js, st->retrained[t], "greedy=0", "agents+marl:retrained-sampled",
+			     rep, load, out, timing, err);
 	sb_jobset_release(&js);
 	return rc;
 }
