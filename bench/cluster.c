@@ -32,6 +32,8 @@ static const struct sb_col cols[] = {
 	{ "jobs_per_s", SB_COL_DBL, "1/s" },
 	{ "events", SB_COL_INT, "" },
 	{ "events_per_s", SB_COL_DBL, "1/s" },
+	{ "decisions", SB_COL_INT, "" },
+	{ "preemptions", SB_COL_INT, "" },
 	{ "policy_seconds", SB_COL_DBL, "s" },
 	{ "check_seconds", SB_COL_DBL, "s" },
 	{ "peak_rss_mib", SB_COL_DBL, "MiB" },
@@ -102,14 +104,16 @@ static void run_policy(struct sb_table *t, const char *wl, const struct sb_clust
 	sb_table_set_dbl(t, row, "jobs_per_s", js->n / t0);
 	sb_table_set_int(t, row, "events", r.events);
 	sb_table_set_dbl(t, row, "events_per_s", (double)r.events / t0);
+	sb_table_set_int(t, row, "decisions", r.decisions);
+	sb_table_set_int(t, row, "preemptions", m.preemptions);
 	sb_table_set_dbl(t, row, "policy_seconds", r.sched_seconds);
 	sb_table_set_dbl(t, row, "check_seconds", tc);
 	sb_table_set_dbl(t, row, "peak_rss_mib", sb_peak_rss_kib() / 1024.0);
 	sb_table_set_dbl(t, row, "jct_mean", m.jct_mean);
-	printf("%-14s %-20s %7d %5d %9.3f %9.3f %6.0f%s %10.3g %9ld %10.3g %8.3f %7.1f\n", wl,
-	       cb.label, js->n, c->nserver * c->gpus, t0, c0, target, c0 <= target ? "  " : " !",
-	       js->n / t0,
-	       r.events, (double)r.events / t0, tc, sb_peak_rss_kib() / 1024.0);
+	printf("%-14s %-20s %7d %5d %9.3f %9.3f %6.0f%s %10.3g %9ld %10.3g %9ld %9ld %8.3f %7.1f\n",
+	       wl, cb.label, js->n, c->nserver * c->gpus, t0, c0, target,
+	       c0 <= target ? "  " : " !", js->n / t0, r.events, (double)r.events / t0,
+	       r.decisions, m.preemptions, tc, sb_peak_rss_kib() / 1024.0);
 	fflush(stdout);
 	sb_cluster_result_release(&r);
 }
@@ -132,9 +136,9 @@ static void run(struct sb_table *t, const char *data)
 
 	sb_cluster_named("sim512", &c512, &err);
 	sb_cluster_named("pai6500", &pai, &err);
-	printf("\n%-14s %-20s %7s %5s %9s %9s %8s %10s %9s %10s %8s %7s\n", "workload", "policy",
-	       "jobs", "gpus", "seconds", "cpu_s", "target", "jobs/s", "events", "events/s",
-	       "check_s", "rss_MiB");
+	printf("\n%-14s %-20s %7s %5s %9s %9s %8s %10s %9s %10s %9s %9s %8s %7s\n", "workload",
+	       "policy", "jobs", "gpus", "seconds", "cpu_s", "target", "jobs/s", "events",
+	       "events/s", "decisions", "preempts", "check_s", "rss_MiB");
 	snprintf(rt, sizeof rt, "%s/philly/philly_runtime.csv", data);
 	snprintf(jj, sizeof jj, "%s/philly/jobs.json", data);
 	r = sb_rng_stream(1, 0, 0, SB_RNG_INSTANCE);
