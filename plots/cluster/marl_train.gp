@@ -4,7 +4,7 @@
 # the learned slowdowns S^, so the curve mixes learning with a rising load.
 # Topology-and-interference mode of marl.md; reconstructed (the paper is
 # abstract-only).
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "Training curve on T1 (load curriculum 0.5 -> 0.9; marl.md setting, reconstructed)"
 set xlabel "training episode"
 set ylabel "episode average JCT (s)"
@@ -17,4 +17,4 @@ plot curve("marl") using "episode":"jct_mean" with lines lt 1 lw 0.6 title "PPO 
      runmean("marl") using "episode":"mean" with lines lt 1 lw 3 title "PPO, running mean of 16", \
      curve("marl-a2c") using "episode":"jct_mean" with lines lt 2 lw 0.6 title "A2C (marl-a2c), per episode", \
      runmean("marl-a2c") using "episode":"mean" with lines lt 2 lw 3 title "A2C, running mean of 16"
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"
