@@ -108,9 +108,13 @@ static int read_weights(const char *path, const struct sb_table **t, struct sb_e
 			return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': path too long",
 					  path);
 		memset(&cache.t, 0, sizeof cache.t);
-		if (sb_h5_read_table(path, SB_MARL_STORE_DATASET, &cache.t, &cache.cols, err))
-			return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': %s", path,
-					  err->msg);
+		if (sb_h5_read_table(path, SB_MARL_STORE_DATASET, &cache.t, &cache.cols, err)) {
+			/* not sb_err_set(err, ..., err->msg): its source and
+			 * destination would overlap */
+			sb_err_prefix(err, "stored weights '%s': ", path);
+			err->code = SB_EXIT_INPUT;
+			return SB_EXIT_INPUT;
+		}
 		snprintf(cache.path, sizeof cache.path, "%s", path);
 		cache.st = st;
 		cache.ok = 1;
