@@ -247,7 +247,7 @@ static int cmd_run(int argc, char **argv)
 	struct sb_exp_ctx c;
 	struct sb_err err = { 0, "" };
 	struct sb_sweep_opts so = { 0 };
-	struct sb_table points, timing;
+	struct sb_table points, timing, details[SB_MAX_DETAILS];
 	struct sb_attrs at;
 	const char *out = NULL, *data_dir = getenv("DATA_DIR");
 	char outbuf[4096], partial[4200], cmdline[4096] = "", config[4096] = "";
@@ -369,13 +369,15 @@ static int cmd_run(int argc, char **argv)
 	sb_table_init(&points, e->cols);
 	if (e->timing_cols)
 		sb_table_init(&timing, e->timing_cols);
-	rc = sb_sweep_run(&c, &so, &points, e->timing_cols ? &timing : NULL, &err);
+	for (i = 0; i < sb_exp_ndetails(e); i++)
+		sb_table_init(&details[i], e->details[i].cols);
+	rc = sb_sweep_run(&c, &so, &points, e->timing_cols ? &timing : NULL, details, &err);
 	if (rc) {
 		sb_err_print(&err);
 		goto out;
 	}
 	if (sb_mpi_rank() == 0) {
-		struct sb_h5_dataset ds[3];
+		struct sb_h5_dataset ds[3 + SB_MAX_DETAILS];
 		struct sb_table summ;
 		struct sb_col *scols = NULL;
 		int nds = 0;
@@ -383,6 +385,8 @@ static int cmd_run(int argc, char **argv)
 		ds[nds++] = (struct sb_h5_dataset){ "points", &points };
 		if (e->timing_cols)
 			ds[nds++] = (struct sb_h5_dataset){ "timing", &timing };
+		for (i = 0; i < sb_exp_ndetails(e); i++)
+			ds[nds++] = (struct sb_h5_dataset){ e->details[i].name, &details[i] };
 		if (e->summary_by) {
 			if (sb_summarise(&points, e->summary_by, e->summary_of, &summ, &scols, &err))
 				SB_BUG("experiment %s: bad summary spec: %s", e->name, err.msg);
@@ -435,6 +439,8 @@ out:
 	sb_table_release(&points);
 	if (e->timing_cols)
 		sb_table_release(&timing);
+	for (i = 0; i < sb_exp_ndetails(e); i++)
+		sb_table_release(&details[i]);
 	if (e->teardown)
 		e->teardown(&c);
 	for (i = 0; i < c.ninputs; i++)

@@ -32,3 +32,13 @@ void sb_exp_free_list(char **list)
 		sb_free(list[i]);
 	sb_free(list);
 }
+
+int sb_exp_ndetails(const struct sb_experiment *e)
+{
+	int n = 0;
+	while (e->details && e->details[n].name)
+		n++;
+	if (n > SB_MAX_DETAILS)
+		SB_BUG("experiment %s: more than %d detail datasets", e->name, SB_MAX_DETAILS);
+	return n;
+}

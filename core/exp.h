@@ -7,7 +7,8 @@
  * set under --quick, then every --set), calls setup once, run_point for
  * every sweep point (possibly in several worker processes or MPI ranks,
  * in any order), concatenates the rows in point order and writes them as
- * the `points` dataset of one HDF5 file with provenance.
+ * the `points` dataset (and any detail datasets) of one HDF5 file with
+ * provenance.
  *
  * run_point must depend only on (parameters, seed, point): every random
  * draw comes from sb_rng_stream(seed, point, replicate, purpose).
@@ -21,6 +22,15 @@
 #include "table.h"
 
 #define SB_MAX_INPUTS 32
+#define SB_MAX_DETAILS 4
+
+/* A detail dataset of an experiment, written beside `points`: rows that
+ * depend only on (seed, point) like points, but of another shape (e.g.
+ * trained weights, one row per parameter). */
+struct sb_exp_dataset {
+	const char *name;            /* dataset name in the results file */
+	const struct sb_col *cols;   /* its schema */
+};
 
 struct sb_exp_ctx {
 	const struct sb_experiment *exp;
@@ -36,6 +46,10 @@ struct sb_exp_ctx {
 	char input_sha[SB_MAX_INPUTS][65];
 	char inputs_note[512];   /* e.g. "real: TF graphs (3 files)" or
 	                            "synthetic fallback: layered generator" */
+	/* during run_point only: one table per entry of exp->details (in
+	 * that order), initialised with its schema and empty, for the
+	 * point's detail rows; NULL when the experiment declares none */
+	struct sb_table *detail;
 };
 
 struct sb_experiment {
@@ -59,6 +73,12 @@ struct sb_experiment {
 	 * NULL for none. */
 	const char *summary_by;
 	const char *summary_of;
+
+	/* Detail datasets (at most SB_MAX_DETAILS, ended by a NULL name;
+	 * NULL for none): run_point appends to c->detail[i]; the rows are
+	 * merged in point order exactly like points (bit-identical whatever
+	 * the workers or MPI ranks) and written with them in one file. */
+	const struct sb_exp_dataset *details;
 
 	/* 1: other experiments read this one's results (e.g. trained
 	 * weights), so `sb list experiments`, and make reproduce with it,
@@ -84,6 +104,8 @@ int sb_exp_add_input(struct sb_exp_ctx *c, const char *path, struct sb_err *err)
 /* Path of a real data file under c->data_dir (in buf) if it is readable;
  * NULL otherwise (the caller then uses its synthetic fallback). */
 const char *sb_exp_data(const struct sb_exp_ctx *c, const char *rel, char *buf, size_t len);
+/* Number of detail datasets e declares. */
+int sb_exp_ndetails(const struct sb_experiment *e);
 /* Free a NULL-terminated array of strings and the array (NULL is fine). */
 void sb_exp_free_list(char **list);
 

@@ -18,27 +18,60 @@
 #include <mpi.h>
 #endif
 
-#define PART_MAGIC "SBPART01"
+#define PART_MAGIC "SBPART02"
+
+/*
+ * The tables of one point: 0 points, 1 timing (absent when the experiment
+ * has no timing_cols), 2.. the experiment's detail datasets. A record of
+ * a point holds the row count of each, then their rows in that order.
+ */
+#define NTAB (2 + SB_MAX_DETAILS)
 
 struct part_hdr {
 	char magic[8];
 	uint64_t config_hash;
-	uint64_t rowsize_points;
-	uint64_t rowsize_timing;
+	uint64_t rowsize[NTAB];   /* 0 for an absent table */
 };
 
 struct rec_hdr {
 	int32_t point;
 	int32_t pad;
-	uint64_t nrow_points;
-	uint64_t nrow_timing;
+	uint64_t nrow[NTAB];
 };
 
-/* Per-point rows as they are collected. */
+/* schema of table k of c's points (NULL: absent) */
+static const struct sb_col *tab_cols(const struct sb_exp_ctx *c, int k)
+{
+	if (k == 0)
+		return c->exp->cols;
+	if (k == 1)
+		return c->exp->timing_cols;
+	return k - 2 < sb_exp_ndetails(c->exp) ? c->exp->details[k - 2].cols : NULL;
+}
+
+/* one point's tables, initialised (absent ones zeroed) */
+static void tabs_init(struct sb_table *t, const struct sb_exp_ctx *c)
+{
+	int k;
+	memset(t, 0, NTAB * sizeof *t);
+	for (k = 0; k < NTAB; k++)
+		if (tab_cols(c, k))
+			sb_table_init(&t[k], tab_cols(c, k));
+}
+
+static void tabs_release(struct sb_table *t, const struct sb_exp_ctx *c)
+{
+	int k;
+	for (k = 0; k < NTAB; k++)
+		if (tab_cols(c, k))
+			sb_table_release(&t[k]);
+}
+
+/* Per-point rows as they are collected: tabs[p * NTAB + k]. */
 struct collected {
 	int npoints;
 	char *done;
-	struct sb_table *pts, *tim;
+	struct sb_table *tabs;
 };
 
 static void collected_init(struct collected *cl, const struct sb_exp_ctx *c)
@@ -46,38 +79,29 @@ static void collected_init(struct collected *cl, const struct sb_exp_ctx *c)
 	int p;
 	cl->npoints = c->npoints;
 	cl->done = SB_NEW(char, c->npoints);
-	cl->pts = SB_NEW(struct sb_table, c->npoints);
-	cl->tim = SB_NEW(struct sb_table, c->npoints);
-	for (p = 0; p < c->npoints; p++) {
-		sb_table_init(&cl->pts[p], c->exp->cols);
-		if (c->exp->timing_cols)
-			sb_table_init(&cl->tim[p], c->exp->timing_cols);
-	}
+	cl->tabs = SB_NEW(struct sb_table, (size_t)c->npoints * NTAB);
+	for (p = 0; p < c->npoints; p++)
+		tabs_init(&cl->tabs[(size_t)p * NTAB], c);
 }
 
 static void collected_release(struct collected *cl, const struct sb_exp_ctx *c)
 {
 	int p;
-	for (p = 0; p < cl->npoints; p++) {
-		sb_table_release(&cl->pts[p]);
-		if (c->exp->timing_cols)
-			sb_table_release(&cl->tim[p]);
-	}
-	sb_free(cl->pts);
-	sb_free(cl->tim);
+	for (p = 0; p < cl->npoints; p++)
+		tabs_release(&cl->tabs[(size_t)p * NTAB], c);
+	sb_free(cl->tabs);
 	sb_free(cl->done);
 }
 
-static size_t timing_rowsize(const struct sb_exp_ctx *c)
+/* the row sizes of c's tables (0 for absent ones), as a checkpoint holds them */
+static void tab_rowsizes(const struct sb_exp_ctx *c, uint64_t *rs)
 {
-	struct sb_table t;
-	size_t rs;
-	if (!c->exp->timing_cols)
-		return 0;
-	sb_table_init(&t, c->exp->timing_cols);
-	rs = t.rowsize;
-	sb_table_release(&t);
-	return rs;
+	struct sb_table t[NTAB];
+	int k;
+	tabs_init(t, c);
+	for (k = 0; k < NTAB; k++)
+		rs[k] = tab_cols(c, k) ? t[k].rowsize : 0;
+	tabs_release(t, c);
 }
 
 /* Parse records from a buffer (a partial file's body or an MPI message);
@@ -88,37 +112,38 @@ static void parse_records(struct collected *cl, const struct sb_exp_ctx *c,
 	size_t at = 0;
 	while (at + sizeof(struct rec_hdr) <= len) {
 		struct rec_hdr h;
-		size_t need;
-		struct sb_table *tp, *tt;
+		size_t need = 0;
+		struct sb_table *t;
+		int k;
 		memcpy(&h, buf + at, sizeof h);
 		if (h.point < 0 || h.point >= cl->npoints)
 			return;
-		tp = &cl->pts[h.point];
-		tt = &cl->tim[h.point];
-		need = h.nrow_points * tp->rowsize +
-		       (c->exp->timing_cols ? h.nrow_timing * tt->rowsize : 0);
+		t = &cl->tabs[(size_t)h.point * NTAB];
+		for (k = 0; k < NTAB; k++) {
+			if (!tab_cols(c, k) && h.nrow[k])
+				return;
+			if (tab_cols(c, k))
+				need += h.nrow[k] * t[k].rowsize;
+		}
 		if (at + sizeof h + need > len)
 			return;
 		at += sizeof h;
-		if (!cl->done[h.point]) {
-			uint64_t i;
-			for (i = 0; i < h.nrow_points; i++) {
-				size_t r = sb_table_add(tp);
-				memcpy(sb_table_row(tp, r), buf + at + i * tp->rowsize, tp->rowsize);
-			}
-			at += h.nrow_points * tp->rowsize;
-			if (c->exp->timing_cols) {
-				for (i = 0; i < h.nrow_timing; i++) {
-					size_t r = sb_table_add(tt);
-					memcpy(sb_table_row(tt, r), buf + at + i * tt->rowsize,
-					       tt->rowsize);
-				}
-				at += h.nrow_timing * tt->rowsize;
-			}
-			cl->done[h.point] = 1;
-		} else {
+		if (cl->done[h.point]) {
 			at += need;
+			continue;
 		}
+		for (k = 0; k < NTAB; k++) {
+			uint64_t i;
+			if (!tab_cols(c, k))
+				continue;
+			for (i = 0; i < h.nrow[k]; i++) {
+				size_t r = sb_table_add(&t[k]);
+				memcpy(sb_table_row(&t[k], r), buf + at + i * t[k].rowsize,
+				       t[k].rowsize);
+			}
+			at += h.nrow[k] * t[k].rowsize;
+		}
+		cl->done[h.point] = 1;
 	}
 }
 
@@ -127,10 +152,11 @@ static void read_partials(struct collected *cl, const struct sb_exp_ctx *c,
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t trs = timing_rowsize(c);
+	uint64_t rs[NTAB];
 
 	if (!d)
 		return;
+	tab_rowsizes(c, rs);
 	while ((e = readdir(d)) != NULL) {
 		char path[4096];
 		FILE *f;
@@ -144,8 +170,7 @@ static void read_partials(struct collected *cl, const struct sb_exp_ctx *c,
 		if (!f)
 			continue;
 		if (fread(&h, sizeof h, 1, f) != 1 || memcmp(h.magic, PART_MAGIC, 8) ||
-		    h.config_hash != hash || h.rowsize_points != cl->pts[0].rowsize ||
-		    h.rowsize_timing != trs) {
+		    h.config_hash != hash || memcmp(h.rowsize, rs, sizeof rs)) {
 			fclose(f);
 			continue;
 		}
@@ -161,20 +186,23 @@ static void read_partials(struct collected *cl, const struct sb_exp_ctx *c,
 	closedir(d);
 }
 
-/* Serialise the result of one point as a record. */
-static void put_record(FILE *f, int point, const struct sb_table *tp,
-		       const struct sb_table *tt)
+/* Serialise the result of one point (its tables t) as a record. */
+static void put_record(FILE *f, const struct sb_exp_ctx *c, int point, const struct sb_table *t)
 {
-	struct rec_hdr h = { point, 0, tp->nrow, tt ? tt->nrow : 0 };
+	struct rec_hdr h;
+	int k;
+	memset(&h, 0, sizeof h);
+	h.point = point;
+	for (k = 0; k < NTAB; k++)
+		h.nrow[k] = tab_cols(c, k) ? t[k].nrow : 0;
 	fwrite(&h, sizeof h, 1, f);
-	if (tp->nrow)
-		fwrite(tp->data, tp->rowsize, tp->nrow, f);
-	if (tt && tt->nrow)
-		fwrite(tt->data, tt->rowsize, tt->nrow, f);
+	for (k = 0; k < NTAB; k++)
+		if (h.nrow[k])
+			fwrite(t[k].data, t[k].rowsize, t[k].nrow, f);
 }
 
 static FILE *open_partial(const struct sb_exp_ctx *c, const struct sb_sweep_opts *so,
-			  const struct sb_table *tp, struct sb_err *err)
+			  struct sb_err *err)
 {
 	char path[4096];
 	struct part_hdr h;
@@ -188,30 +216,32 @@ static FILE *open_partial(const struct sb_exp_ctx *c, const struct sb_sweep_opts
 			   strerror(errno));
 		return NULL;
 	}
+	memset(&h, 0, sizeof h);
 	memcpy(h.magic, PART_MAGIC, 8);
 	h.config_hash = so->config_hash;
-	h.rowsize_points = tp->rowsize;
-	h.rowsize_timing = timing_rowsize(c);
+	tab_rowsizes(c, h.rowsize);
 	fwrite(&h, sizeof h, 1, f);
 	fflush(f);
 	return f;
 }
 
-/* Run one point into fresh tables and append it to f (if any). */
-static int run_one(struct sb_exp_ctx *c, int p, FILE *f, struct sb_table *tp,
-		   struct sb_table *tt, struct sb_err *err)
+/* Run one point into the fresh tables t and append it to f (if any). */
+static int run_one(struct sb_exp_ctx *c, int p, FILE *f, struct sb_table *t,
+		   struct sb_err *err)
 {
-	int rc;
-	sb_table_clear(tp);
-	if (tt)
-		sb_table_clear(tt);
-	rc = c->exp->run_point(c, p, tp, tt, err);
+	int rc, k;
+	for (k = 0; k < NTAB; k++)
+		if (tab_cols(c, k))
+			sb_table_clear(&t[k]);
+	c->detail = sb_exp_ndetails(c->exp) ? &t[2] : NULL;
+	rc = c->exp->run_point(c, p, &t[0], tab_cols(c, 1) ? &t[1] : NULL, err);
+	c->detail = NULL;
 	if (rc) {
 		sb_err_prefix(err, "%s: point %d: ", c->exp->name, p);
 		return rc;
 	}
 	if (f) {
-		put_record(f, p, tp, tt);
+		put_record(f, c, p, t);
 		fflush(f);
 	}
 	return 0;
@@ -272,17 +302,15 @@ static int run_inprocess(struct sb_exp_ctx *c, const struct sb_sweep_opts *so,
 			 const int *todo, int ntodo, struct progress *pr,
 			 struct sb_err *err)
 {
-	struct sb_table tp, tt;
+	struct sb_table t[NTAB];
 	FILE *f;
 	int i, rc = 0;
 	/* test hook: simulate an interrupted run after this many points */
 	const char *stop = getenv("SB_SWEEP_STOP_AFTER");
 	int stop_after = stop ? atoi(stop) : -1;
 
-	sb_table_init(&tp, c->exp->cols);
-	if (c->exp->timing_cols)
-		sb_table_init(&tt, c->exp->timing_cols);
-	f = open_partial(c, so, &tp, err);
+	tabs_init(t, c);
+	f = open_partial(c, so, err);
 	if (!f)
 		rc = SB_EXIT_RUN;
 	for (i = 0; i < ntodo && !rc; i++) {
@@ -292,15 +320,13 @@ static int run_inprocess(struct sb_exp_ctx *c, const struct sb_sweep_opts *so,
 					c->exp->name, i);
 			break;
 		}
-		rc = run_one(c, todo[i], f, &tp, c->exp->timing_cols ? &tt : NULL, err);
+		rc = run_one(c, todo[i], f, t, err);
 		pr->done++;
 		progress_tick(pr, 0);
 	}
 	if (f)
 		fclose(f);
-	sb_table_release(&tp);
-	if (c->exp->timing_cols)
-		sb_table_release(&tt);
+	tabs_release(t, c);
 	return rc;
 }
 
@@ -325,21 +351,19 @@ static int run_forked(struct sb_exp_ctx *c, const struct sb_sweep_opts *so,
 			break;
 		}
 		if (pid[w] == 0) {
-			struct sb_table tp, tt;
+			struct sb_table t[NTAB];
 			struct sb_err e = { 0, "" };
 			FILE *f;
 			int32_t p;
 			int crc = 0;
 			close(work[1]);
 			close(prog[0]);
-			sb_table_init(&tp, c->exp->cols);
-			if (c->exp->timing_cols)
-				sb_table_init(&tt, c->exp->timing_cols);
-			f = open_partial(c, so, &tp, &e);
+			tabs_init(t, c);
+			f = open_partial(c, so, &e);
 			if (!f)
 				crc = SB_EXIT_RUN;
 			while (!crc && read(work[0], &p, sizeof p) == (ssize_t)sizeof p) {
-				crc = run_one(c, p, f, &tp, c->exp->timing_cols ? &tt : NULL, &e);
+				crc = run_one(c, p, f, t, &e);
 				if (!crc && write(prog[1], &p, sizeof p) != (ssize_t)sizeof p)
 					crc = SB_EXIT_RUN;
 			}
@@ -418,16 +442,14 @@ static int run_mpi(struct sb_exp_ctx *c, struct collected *cl, struct progress *
 		   struct sb_err *err)
 {
 	int rank = sb_mpi_rank(), size = sb_mpi_size(), p, rc = 0, anyrc = 0;
-	struct sb_table tp, tt;
+	struct sb_table t[NTAB];
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 
-	sb_table_init(&tp, c->exp->cols);
-	if (c->exp->timing_cols)
-		sb_table_init(&tt, c->exp->timing_cols);
+	tabs_init(t, c);
 	for (p = rank; p < c->npoints && !rc; p += size) {
-		rc = run_one(c, p, mem, &tp, c->exp->timing_cols ? &tt : NULL, err);
+		rc = run_one(c, p, mem, t, err);
 		pr->done++;
 		if (rank == 0)
 			progress_tick(pr, 0);
@@ -461,9 +483,7 @@ static int run_mpi(struct sb_exp_ctx *c, struct collected *cl, struct progress *
 	}
 out:
 	free(buf);
-	sb_table_release(&tp);
-	if (c->exp->timing_cols)
-		sb_table_release(&tt);
+	tabs_release(t, c);
 	return rc;
 }
 #else
@@ -479,7 +499,7 @@ int sb_mpi_size(void) { return 1; }
 
 int sb_sweep_run(struct sb_exp_ctx *c, const struct sb_sweep_opts *so,
 		 struct sb_table *points, struct sb_table *timing,
-		 struct sb_err *err)
+		 struct sb_table *details, struct sb_err *err)
 {
 	struct collected cl;
 	struct progress pr = { c->exp->name, c->npoints, 0, so->quiet, 0, sb_now(), 0 };
@@ -525,14 +545,18 @@ assemble:
 #endif
 	progress_tick(&pr, 1);
 	for (p = 0; p < c->npoints; p++) {
+		struct sb_table *t = &cl.tabs[(size_t)p * NTAB];
+		int k;
 		if (!cl.done[p]) {
 			rc = sb_err_set(err, SB_EXIT_RUN, "%s: point %d produced no record",
 					c->exp->name, p);
 			goto out;
 		}
-		sb_table_append(points, &cl.pts[p]);
+		sb_table_append(points, &t[0]);
 		if (timing && c->exp->timing_cols)
-			sb_table_append(timing, &cl.tim[p]);
+			sb_table_append(timing, &t[1]);
+		for (k = 0; details && k < sb_exp_ndetails(c->exp); k++)
+			sb_table_append(&details[k], &t[2 + k]);
 	}
 out:
 	collected_release(&cl, c);

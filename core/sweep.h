@@ -20,13 +20,14 @@ struct sb_sweep_opts {
 	int quiet;                /* no progress output */
 };
 
-/* Run every point of c (after setup) and fill points/timing (initialised
- * with the experiment's schemas; timing may be NULL). Returns 0 or an exit
- * code with err. Under MPI with more than one rank, rank 0 returns the
+/* Run every point of c (after setup) and fill points, timing and details
+ * (one table per detail dataset of the experiment, in its order; all
+ * initialised with the experiment's schemas; timing and details may be
+ * NULL). Returns 0 or an exit code with err. Under MPI with more than one rank, rank 0 returns the
  * whole result and the others return 0 with empty tables. */
 int sb_sweep_run(struct sb_exp_ctx *c, const struct sb_sweep_opts *so,
 		 struct sb_table *points, struct sb_table *timing,
-		 struct sb_err *err);
+		 struct sb_table *details, struct sb_err *err);
 
 /* MPI helpers (single-process stubs without SB_MPI). */
 void sb_mpi_init(int *argc, char ***argv);

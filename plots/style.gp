@@ -1,5 +1,5 @@
 # Shared style of every schedbench figure: colour-blind-safe palette
-# (Okabe & Ito 2008), labelled axes, PNG and PDF from one script.
+# (Okabe & Ito 2008), labelled axes, PNG and PDF from one drawing.
 # Scripts are run as: SB=bin/sb RESULTS=results/x.h5 OUT=plots/out/x gnuplot plots/x.gp
 SB = system("printf %s \"${SB:-bin/sb}\"")
 RESULTS = system("printf %s \"${RESULTS}\"")
@@ -34,7 +34,10 @@ set key noenhanced
 set termoption noenhanced
 # data source helper: export a dataset with optional --where filters
 data(ds, where) = sprintf("< %s export %s %s %s", SB, RESULTS, ds, where)
-# draw to PNG from the start (plots/render.gp re-renders at the final size
-# and to PDF)
-set terminal pngcairo size 800,500 font "DejaVu Sans,10"
-set output OUT.".png"
+# Each figure is drawn once, to OUT.pdf, and plots/render.gp makes OUT.png
+# from that PDF: the data are read once (each `sb export` is a process) and
+# the PNG is the same drawing as the report's PDF. A script with a fixed
+# size starts with `call "plots/style.gp" "WIDTH_IN" "HEIGHT_IN"`, which
+# opens OUT.pdf here; a script whose size depends on the data loads this
+# file with no arguments and opens OUT.pdf itself with plots/pdf.gp.
+if (ARGC >= 2) { call "plots/pdf.gp" ARG1 ARG2 }

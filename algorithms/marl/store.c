@@ -14,8 +14,33 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const sb_marl_store_cols[] = { "kind", "variant", "inputs", "arch", "ncritic",
-					   "nserv", "param", "w", NULL };
+const struct sb_col sb_marl_store_schema[] = {
+	{ "variant", SB_COL_STR, "placer, @topology when not trained on T1" },
+	{ "inputs", SB_COL_STR, "hash of the training inputs" },
+	{ "arch", SB_COL_INT, "0 GNN, 1 flat" },
+	{ "ncritic", SB_COL_INT, "" },
+	{ "nserv", SB_COL_INT, "servers of the flat encoder" },
+	{ "param", SB_COL_INT, "parameter index" },
+	{ "w", SB_COL_DBL, "value" },
+	{ NULL, 0, NULL },
+};
+
+/* the schema's columns, in order */
+enum { C_VARIANT, C_INPUTS, C_ARCH, C_NCRITIC, C_NSERV, C_PARAM, C_W, NCOL };
+
+/* the index in t of every column of the schema, into col; SB_EXIT_INPUT
+ * naming the first that is missing (a file that is no marl training
+ * result) */
+static int find_cols(const struct sb_table *t, const char *path, int *col, struct sb_err *err)
+{
+	int k;
+	for (k = 0; k < NCOL; k++)
+		if ((col[k] = sb_table_col(t, sb_marl_store_schema[k].name)) < 0)
+			return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': dataset '%s' "
+					  "has no column '%s' (not a marl training result)", path,
+					  SB_MARL_STORE_DATASET, sb_marl_store_schema[k].name);
+	return 0;
+}
 
 void sb_marl_inputs_hash(const char *text, char out[SB_MARL_HASH_LEN])
 {
@@ -31,7 +56,6 @@ void sb_marl_store_put(struct sb_table *t, const char *variant, const char *inpu
 	sb_marl_net_get(net, w);
 	for (i = 0; i < np; i++) {
 		size_t r = sb_table_add(t);
-		sb_table_set_str(t, r, "kind", "weights");
 		sb_table_set_str(t, r, "variant", variant);
 		sb_table_set_str(t, r, "inputs", inputs);
 		sb_table_set_int(t, r, "arch", net->arch);
@@ -44,9 +68,9 @@ void sb_marl_store_put(struct sb_table *t, const char *variant, const char *inpu
 }
 
 /*
- * The weights of every variant sit in one results file of about 300,000
- * rows; an experiment probes and loads several variants, and each read
- * used to decode the whole table (most of a QUICK marl experiment's time).
+ * The weights of every variant sit in one dataset of about 300,000 rows;
+ * an experiment probes and loads several variants, and each read used to
+ * decode the whole table (most of a QUICK marl experiment's time).
  * The last file read stays in memory while its identity (device, inode,
  * size, modification time) is unchanged. Owned here; a worker process
  * gets its own copy.
@@ -65,9 +89,9 @@ static int same_file(const struct stat *a, const struct stat *b)
 	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
-/* the points of path, read once while the file is unchanged; the table
- * belongs to the cache */
-static int read_points(const char *path, const struct sb_table **t, struct sb_err *err)
+/* the weights dataset of path, read once while the file is unchanged; the
+ * table belongs to the cache */
+static int read_weights(const char *path, const struct sb_table **t, struct sb_err *err)
 {
 	struct stat st;
 	if (stat(path, &st) != 0)
@@ -84,9 +108,13 @@ static int read_points(const char *path, const struct sb_table **t, struct sb_er
 			return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': path too long",
 					  path);
 		memset(&cache.t, 0, sizeof cache.t);
-		if (sb_h5_read_table(path, "points", &cache.t, &cache.cols, err))
-			return sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': %s", path,
-					  err->msg);
+		if (sb_h5_read_table(path, SB_MARL_STORE_DATASET, &cache.t, &cache.cols, err)) {
+			/* not sb_err_set(err, ..., err->msg): its source and
+			 * destination would overlap */
+			sb_err_prefix(err, "stored weights '%s': ", path);
+			err->code = SB_EXIT_INPUT;
+			return SB_EXIT_INPUT;
+		}
 		snprintf(cache.path, sizeof cache.path, "%s", path);
 		cache.st = st;
 		cache.ok = 1;
@@ -102,30 +130,24 @@ int sb_marl_store_load(const char *path, const char *variant, const char *want,
 	struct sb_marl_net *net = NULL;
 	unsigned char *seen = NULL;
 	double *w = NULL;
-	int col[8], k, rc, arch = -1, ncritic = -1, nserv = -1;
+	int col[NCOL], rc, arch = -1, ncritic = -1, nserv = -1;
 	size_t r, np = 0, got = 0;
 	char hash[SB_MARL_HASH_LEN] = "";
 
 	*out = NULL;
-	if ((rc = read_points(path, &t, err)))
+	if ((rc = read_weights(path, &t, err)))
 		return rc;
-	for (k = 0; sb_marl_store_cols[k]; k++)
-		if ((col[k] = sb_table_col(t, sb_marl_store_cols[k])) < 0) {
-			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': dataset 'points' "
-					"has no column '%s' (not a marl training result)", path,
-					sb_marl_store_cols[k]);
-			goto out;
-		}
+	if ((rc = find_cols(t, path, col, err)))
+		goto out;
 	for (r = 0; r < t->nrow; r++) {
 		int64_t a, c, s, p;
 		double v;
 
-		if (strcmp(sb_table_get_str(t, r, col[0]), "weights") ||
-		    strcmp(sb_table_get_str(t, r, col[1]), variant))
+		if (strcmp(sb_table_get_str(t, r, col[C_VARIANT]), variant))
 			continue;
-		a = sb_table_get_int(t, r, col[3]);
-		c = sb_table_get_int(t, r, col[4]);
-		s = sb_table_get_int(t, r, col[5]);
+		a = sb_table_get_int(t, r, col[C_ARCH]);
+		c = sb_table_get_int(t, r, col[C_NCRITIC]);
+		s = sb_table_get_int(t, r, col[C_NSERV]);
 		if (!net) {
 			struct sb_err e2;
 			if ((a != SB_MARL_ARCH_GNN && a != SB_MARL_ARCH_FLAT) ||
@@ -140,7 +162,7 @@ int sb_marl_store_load(const char *path, const char *variant, const char *want,
 			arch = (int)a;
 			ncritic = (int)c;
 			nserv = (int)s;
-			snprintf(hash, sizeof hash, "%s", sb_table_get_str(t, r, col[2]));
+			snprintf(hash, sizeof hash, "%s", sb_table_get_str(t, r, col[C_INPUTS]));
 			net = sb_marl_net_new(arch, ncritic, nserv, &e2);
 			if (!net) {
 				rc = sb_err_set(err, SB_EXIT_RUN, "%s", e2.msg);
@@ -151,15 +173,15 @@ int sb_marl_store_load(const char *path, const char *variant, const char *want,
 			seen = SB_NEW(unsigned char, np);
 		}
 		if (a != arch || c != ncritic || s != nserv ||
-		    strcmp(sb_table_get_str(t, r, col[2]), hash)) {
+		    strcmp(sb_table_get_str(t, r, col[C_INPUTS]), hash)) {
 			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': row %zu: field "
 					"'%s': differs from the variant's first row", path, r,
 					a != arch ? "arch" : c != ncritic ? "ncritic" :
 					s != nserv ? "nserv" : "inputs");
 			goto out;
 		}
-		p = sb_table_get_int(t, r, col[6]);
-		v = sb_table_get_dbl(t, r, col[7]);
+		p = sb_table_get_int(t, r, col[C_PARAM]);
+		v = sb_table_get_dbl(t, r, col[C_W]);
 		if (p < 0 || (size_t)p >= np || seen[p]) {
 			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': row %zu: field "
 					"'param': %lld %s (the network has %zu)", path, r,
@@ -207,28 +229,20 @@ int sb_marl_store_probe(const char *path, const char *variant, char hash[SB_MARL
 			struct sb_err *err)
 {
 	const struct sb_table *t;
-	int col[3], k, rc = 1;
+	int col[NCOL], k;
 	size_t r;
 
 	hash[0] = 0;
 	if (access(path, F_OK) != 0)
 		return 1;
-	if ((k = read_points(path, &t, err)))
+	if ((k = read_weights(path, &t, err)))
 		return k;
-	for (k = 0; k < 3; k++)
-		if ((col[k] = sb_table_col(t, sb_marl_store_cols[k])) < 0) {
-			rc = sb_err_set(err, SB_EXIT_INPUT, "stored weights '%s': dataset 'points' "
-					"has no column '%s' (not a marl training result)", path,
-					sb_marl_store_cols[k]);
-			goto out;
-		}
+	if ((k = find_cols(t, path, col, err)))
+		return k;
 	for (r = 0; r < t->nrow; r++)
-		if (!strcmp(sb_table_get_str(t, r, col[0]), "weights") &&
-		    !strcmp(sb_table_get_str(t, r, col[1]), variant)) {
-			snprintf(hash, SB_MARL_HASH_LEN, "%s", sb_table_get_str(t, r, col[2]));
-			rc = 0;
-			break;
+		if (!strcmp(sb_table_get_str(t, r, col[C_VARIANT]), variant)) {
+			snprintf(hash, SB_MARL_HASH_LEN, "%s", sb_table_get_str(t, r, col[C_INPUTS]));
+			return 0;
 		}
-out:
-	return rc;
+	return 1;
 }

@@ -1,10 +1,12 @@
 /*
  * store.h - trained marl weights in the results: one row per parameter
- * (kind "weights", the variant, the hash of the training inputs, the
- * architecture, the parameter's index and value) in an experiment's
- * `points` dataset, so evaluations and figures run from a results file
- * without retraining, and a training run can reuse the stored weights of a
- * variant whose inputs hash is unchanged.
+ * (the variant, the hash of the training inputs, the architecture, the
+ * parameter's index and value) in the `weights` detail dataset of a
+ * results file (marl_train's), so evaluations and figures run from a
+ * results file without retraining, and a training run can reuse the
+ * stored weights of a variant whose inputs hash is unchanged. The weights
+ * have a dataset of their own, not rows of `points`: the ~300,000 rows of
+ * a QUICK run were converted at every export of the training curves.
  *
  * Reconstructed [O]: our storage format (marl.md §3; issue #15 item 2).
  *
@@ -18,21 +20,22 @@
 
 #define SB_MARL_HASH_LEN 17  /* 16 hex digits + NUL */
 
-/* The columns the weight rows need (the experiment's schema must have
- * them): kind (str), variant (str), inputs (str), arch (int), ncritic
- * (int), nserv (int), param (int), w (double). */
-extern const char *const sb_marl_store_cols[];
+/* The weights dataset: its name and schema (variant, inputs, arch,
+ * ncritic, nserv, param, w), for an experiment's `details`. */
+#define SB_MARL_STORE_DATASET "weights"
+extern const struct sb_col sb_marl_store_schema[];
 
 /* FNV-1a 64 of the canonical text of everything training read
  * (hyper-parameters, topology, workload parameters, reward source, data
  * files' sha256), as 16 hex digits: a change detector, not a signature. */
 void sb_marl_inputs_hash(const char *text, char out[SB_MARL_HASH_LEN]);
 
-/* Append the weight rows of net under `variant` to t. */
+/* Append the weight rows of net under `variant` to t (a table of
+ * sb_marl_store_schema). */
 void sb_marl_store_put(struct sb_table *t, const char *variant, const char *inputs,
 		       const struct sb_marl_net *net);
 
-/* Load variant's weights from the `points` of results file path into a
+/* Load variant's weights from the `weights` of results file path into a
  * new net (*out, owned by the caller). want (may be NULL) is the inputs
  * hash the caller needs. Returns 0; SB_EXIT_INPUT with err naming the
  * file, row and field when the file or a column is missing, the variant

@@ -116,7 +116,7 @@ const struct sb_experiment sb_experiment_adversary = {
 	.figure = "adversary-T1",
 	.family = "all",
 	.params = params,
-	.quick_set = "iters=100",   /* no claim reads this table; the full run has 2000 */
+	.quick_set = "iters=30",    /* no claim reads this table; the full run has 2000 */
 	.cols = cols,
 	.summary_by = "family policy",
 	.summary_of = "worst",

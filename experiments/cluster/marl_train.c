@@ -8,8 +8,9 @@
  * (0.5 -> 0.9), with rewards from the learned slowdown model S^ (or the
  * ground truth, or none, as the variant says). One point per training
  * run; its rows are the training curve (kind "curve": episode, load,
- * average JCT, return, entropy) and the weights (kind "weights", one row
- * per parameter, keyed by the inputs hash; algorithms/marl/store.h).
+ * average JCT, return, entropy), and its trained weights go to the
+ * `weights` detail dataset (one row per parameter, keyed by the inputs
+ * hash; algorithms/marl/store.h).
  * Training CPU seconds go to `timing`. Every episode passes the family's
  * checker (placer.c). All [O]: our reconstruction (the paper is
  * abstract-only).
@@ -33,14 +34,12 @@ static const struct sb_param params[] = {
 static const char *const extra_topo[EXTRA_RUNS] = { "T2", "T3" };
 
 static const struct sb_col cols[] = {
-	{ "kind", SB_COL_STR, "curve or weights" },
+	{ "kind", SB_COL_STR, "curve" },
 	{ "variant", SB_COL_STR, "placer, @topology when not trained on T1" },
 	{ "inputs", SB_COL_STR, "hash of the training inputs" },
 	{ "arch", SB_COL_INT, "0 GNN, 1 flat" },
 	{ "ncritic", SB_COL_INT, "" },
 	{ "nserv", SB_COL_INT, "servers of the flat encoder" },
-	{ "param", SB_COL_INT, "weights: parameter index" },
-	{ "w", SB_COL_DBL, "weights: value" },
 	{ "topo", SB_COL_STR, "training topology" },
 	{ "algo", SB_COL_STR, "" },
 	{ "episode", SB_COL_INT, "" },
@@ -59,6 +58,12 @@ static const struct sb_col tcols[] = {
 	{ "decisions", SB_COL_INT, "" },
 	{ "cpu_seconds", SB_COL_DBL, "s (CPU time of the training, this process)" },
 	{ NULL, 0, NULL },
+};
+
+/* the trained weights, one row per parameter (algorithms/marl/store.h) */
+static const struct sb_exp_dataset details[] = {
+	{ SB_MARL_STORE_DATASET, sb_marl_store_schema },
+	{ NULL, NULL },
 };
 
 static int nvariants(void)
@@ -120,7 +125,6 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		sb_table_set_int(out, r, "arch", net->arch);
 		sb_table_set_int(out, r, "ncritic", net->ncritic);
 		sb_table_set_int(out, r, "nserv", net->flat_nserv);
-		sb_table_set_int(out, r, "param", -1);
 		sb_table_set_str(out, r, "topo", env->topo.name);
 		sb_table_set_str(out, r, "algo", v->algo == SB_MARL_A2C ? "a2c" : "ppo");
 		sb_table_set_int(out, r, "episode", cv[k].episode);
@@ -132,14 +136,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 		sb_table_set_str(out, r, "provenance", "reconstructed:training");
 		dec += cv[k].decisions;
 	}
-	k = (int)out->nrow;
-	sb_marl_store_put(out, key, hash, net);
-	for (; k < (int)out->nrow; k++) {
-		sb_table_set_str(out, (size_t)k, "topo", env->topo.name);
-		sb_table_set_str(out, (size_t)k, "algo", v->algo == SB_MARL_A2C ? "a2c" : "ppo");
-		sb_table_set_int(out, (size_t)k, "episode", -1);
-		sb_table_set_str(out, (size_t)k, "provenance", "reconstructed:weights");
-	}
+	sb_marl_store_put(&c->detail[0], key, hash, net);
 	if (timing) {
 		size_t r = sb_table_add(timing);
 		sb_table_set_str(timing, r, "variant", key);
@@ -164,6 +161,7 @@ const struct sb_experiment sb_experiment_marl_train = {
 	.quick_set = "pred_epochs=15 " SB_MARL_TRAIN_QUICK,
 	.cols = cols,
 	.timing_cols = tcols,
+	.details = details,
 	.first = 1, /* the other marl experiments read its weights */
 	.setup = setup,
 	.run_point = run_point,

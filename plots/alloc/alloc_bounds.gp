@@ -2,7 +2,7 @@
 # policy's utility lies on small ring-all-reduce instances, under EXC, ENE
 # and FAIR (mean and 95% CI over instances; 0 = at the bound; the bound is
 # the optimum only where the ILP was proven optimal, see `optimal`).
-load "plots/style.gp"
+call "plots/style.gp" "10" "5"
 set title "GADGET model, small instances: bound - utility (reconstructed)"
 set ylabel "bound - utility (utility units)"
 set style data histograms
@@ -18,4 +18,4 @@ set key top left
 utils = "exc ene fair"
 plot for [i=1:3] data("summary", "--where model=gadget --where util=".word(utils, i)) \
        using "gap_mean":"gap_ci95":xtic(3) lt i dt 1 title word(utils, i)
-call "plots/render.gp" "10" "5"
+call "plots/render.gp"

@@ -1,7 +1,7 @@
 # pslocality-F7: how far above the PS-locality ILP's lower bound every
 # policy's flow time (slots) lies on small PS instances (mean and 95% CI
 # over instances; 0 = at the bound).
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "PS-locality model, small instances: flow slots - ILP bound (reconstructed)"
 set ylabel "flow time - bound (slots)"
 set style data histograms
@@ -15,4 +15,4 @@ ytop = real(system(sprintf("%s export %s summary --where model=pslocality | awk 
 set yrange [0:ytop]
 unset key
 plot data("summary", "--where model=pslocality") using "gap_mean":"gap_ci95":xtic(3) lt 4 dt 1
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

@@ -1,7 +1,7 @@
 # gadget-F4: share of job-slots whose ring sits on one server, per policy
 # and objective (mean and 95% CI over instances). Tiresias and First-Fit
 # ask for a fixed, small worker count, which always fits one server.
-load "plots/style.gp"
+call "plots/style.gp" "10" "5"
 set title "GADGET model: rings embedded on one server (reconstructed)"
 set ylabel "share of job-slots on one server"
 set style data histograms
@@ -14,4 +14,4 @@ set key outside right top
 utils = "exc ene fair"
 plot for [i=1:3] data("summary", "--where util=".word(utils, i)) \
        using "local_mean":"local_ci95":xtic(2) lt i dt 1 title word(utils, i)
-call "plots/render.gp" "10" "5"
+call "plots/render.gp"

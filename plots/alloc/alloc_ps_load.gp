@@ -2,7 +2,7 @@
 # intensity (mean over instances), one line per scheme; a job
 # unfinished at the horizon counts to it. RR-kappa (pslocality) and OASiS
 # are our reconstructions.
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "PS-locality model: mean completion time against arrival intensity (reconstructed)"
 set xlabel "arrival intensity K (at most K arrivals per 20-min slot)"
 set ylabel "mean completion time (h)"
@@ -16,4 +16,4 @@ pols = "pslocality oasis optimus drf fifo tetris local-first spread random"
 # stay visible side by side
 plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using (column("intensity") + (i - 5) * 0.04):"mean_h_mean" with linespoints lt i title word(pols,i)
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

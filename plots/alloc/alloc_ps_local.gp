@@ -1,7 +1,7 @@
 # pslocality-F3: per scheme, the fraction of job-slots in the local regime
 # (all workers and PSs of the job on one machine), mean over instances
 # (the 95% CI is in the summary; with few instances it would reach past 1). RR-kappa (pslocality) and OASiS are our reconstructions.
-load "plots/style.gp"
+call "plots/style.gp" "8" "5"
 set title "PS-locality model: job-slots in the local regime (reconstructed)"
 set ylabel "fraction of job-slots local"
 set style data histograms
@@ -13,4 +13,4 @@ set yrange [0:1.05]
 set xlabel "scheme"
 unset key
 plot data("summary", "") using "local_mean":xtic(1) lt 1 dt 1
-call "plots/render.gp" "8" "5"
+call "plots/render.gp"

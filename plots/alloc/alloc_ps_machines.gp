@@ -2,7 +2,7 @@
 # machines (mean over instances; the same jobs at every size),
 # one line per scheme; a job unfinished at the horizon counts to it.
 # RR-kappa (pslocality) and OASiS are our reconstructions.
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "PS-locality model: mean completion time against machines (reconstructed)"
 set xlabel "machines (8 GPUs, 24 CPUs each)"
 set ylabel "mean completion time (h)"
@@ -15,4 +15,4 @@ pols = "pslocality oasis optimus drf fifo tetris local-first spread random"
 # stay visible side by side
 plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using (column("servers") + (i - 5) * 0.15):"mean_h_mean" with linespoints lt i title word(pols,i)
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

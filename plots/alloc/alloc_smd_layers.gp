@@ -3,7 +3,7 @@
 # (compute, then every layer's transfer). Model reconstructed; the layers of
 # resnet-50 and vgg-16 are Tiresias's tensor sizes (when DATA_DIR has them),
 # the others synthetic (column "layers").
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "SMD model: step time with 8 workers and 4 PSs, layered vs non-layered (reconstructed)"
 set xlabel "DL2 model (* synthetic layers)"
 set ylabel "step time (s, log scale)"
@@ -19,4 +19,4 @@ set key top center horizontal
 lab(m, l) = l eq "synthetic" ? m."*" : m
 plot data("points", "--where workers=8 --where ps=4") using "tau_flat":xtic(lab(strcol("model"), strcol("layers"))) lt 2 dt 1 title "non-layered", \
      "" using "tau_layered" lt 1 dt 1 title "layered (WFBP)"
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

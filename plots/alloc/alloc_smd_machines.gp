@@ -2,7 +2,7 @@
 # number of servers (mean and 95% CI over instances, the same jobs at every
 # size), one line per policy. SMD and its layer-oblivious ablation are our
 # reconstruction; Myopic-OPT (each SMD round solved by GLPK) is ours.
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "SMD model: mean JCT against the number of servers (reconstructed)"
 set xlabel "servers (8 GPUs, 24 CPUs each)"
 set ylabel "mean JCT (h, log scale)"
@@ -20,4 +20,4 @@ do for [i=1:words(all)] { if (strstrt(" ".have, " ".word(all,i)." ") > 0) { pols
 lti(x) = sum [i=1:words(all)] (word(all,i) eq x ? i : 0)
 plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using "servers":(column("jct_mean_mean")/3600):(ci(column("jct_mean_ci95"))/3600) with yerrorlines lt lti(word(pols,i)) title word(pols,i)
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

@@ -5,28 +5,25 @@
 # as the spec states it and with the weighted update (ours), over the
 # enumerated optimum; the two are shifted apart on x so that equal values
 # stay visible. Everything SMD here is reconstructed. Two panels, so this
-# script renders PNG and PDF itself.
+# script opens its PDF itself.
 load "plots/style.gp"
-do for [fmt in "png pdf"] {
-  if (fmt eq "png") { set terminal pngcairo size 1300,500 font "DejaVu Sans,10" } \
-  else { set terminal pdfcairo size 13,5 font "DejaVu Sans,9" }
-  set output OUT.".".fmt
-  set multiplot layout 1,2 margins 0.07, 0.98, 0.12, 0.86 spacing 0.08 title "SMD (reconstructed): cost / optimum per seeded instance"
-  set title "one round: SMD / MMKP ILP optimum"
-  set xlabel "instance (seeded round)"
-  set ylabel "round cost / ILP optimum"
-  set yrange [0.995:*]
-  set offsets 0.5, 0.5, graph 0.25, 0
-  set key top left
-  plot data("points", "--where kind=round --where variant=greedy-outer") using "instance":"ratio" with points lt 1 pt 7 ps 1.2 title "greedy outer", \
-       data("points", "--where kind=round --where variant=lp-outer") using "instance":"ratio" with points lt 2 pt 5 title "LP outer", \
-       1 with lines lt 8 dt 2 title "optimum"
-  set title "inner sum-of-ratios, 3 jobs: Dinkelbach / enumeration"
-  set xlabel "instance (seeded, 3 jobs on one server)"
-  set ylabel "sum of ratios / enumerated optimum"
-  plot data("points", "--where kind=inner --where variant=dinkelbach") using ($1 - 0.15):"ratio" with points lt 3 pt 9 ps 1.2 title "Dinkelbach (spec)", \
-       data("points", "--where kind=inner --where variant=dinkelbach-weighted") using ($1 + 0.15):"ratio" with points lt 4 pt 11 ps 1.2 title "weighted (ours)", \
-       1 with lines lt 8 dt 2 title "optimum"
-  unset multiplot
-  set output
-}
+set terminal pdfcairo size 13,5 font "DejaVu Sans,9"
+set output OUT.".pdf"
+set multiplot layout 1,2 margins 0.07, 0.98, 0.12, 0.86 spacing 0.08 title "SMD (reconstructed): cost / optimum per seeded instance"
+set title "one round: SMD / MMKP ILP optimum"
+set xlabel "instance (seeded round)"
+set ylabel "round cost / ILP optimum"
+set yrange [0.995:*]
+set offsets 0.5, 0.5, graph 0.25, 0
+set key top left
+plot data("points", "--where kind=round --where variant=greedy-outer") using "instance":"ratio" with points lt 1 pt 7 ps 1.2 title "greedy outer", \
+     data("points", "--where kind=round --where variant=lp-outer") using "instance":"ratio" with points lt 2 pt 5 title "LP outer", \
+     1 with lines lt 8 dt 2 title "optimum"
+set title "inner sum-of-ratios, 3 jobs: Dinkelbach / enumeration"
+set xlabel "instance (seeded, 3 jobs on one server)"
+set ylabel "sum of ratios / enumerated optimum"
+plot data("points", "--where kind=inner --where variant=dinkelbach") using ($1 - 0.15):"ratio" with points lt 3 pt 9 ps 1.2 title "Dinkelbach (spec)", \
+     data("points", "--where kind=inner --where variant=dinkelbach-weighted") using ($1 + 0.15):"ratio" with points lt 4 pt 11 ps 1.2 title "weighted (ours)", \
+     1 with lines lt 8 dt 2 title "optimum"
+unset multiplot
+call "plots/render.gp"

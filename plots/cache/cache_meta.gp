@@ -2,7 +2,7 @@
 # work (lookups and admissions on a pre-routed trace; median and
 # interquartile range over repetitions), per graph. A measurement on the
 # machine that ran it, not a model constant.
-load "plots/style.gp"
+call "plots/style.gp" "8" "5"
 set title "Cache policy cost per request (measured CPU time; median, IQR)"
 set ylabel "ns per request"
 set xlabel "policy"
@@ -19,4 +19,4 @@ q(g, p) = sprintf("< %s export %s timing --where graph=%s --where policy=%s | aw
 ng = words(graphs)
 plot for [g=1:ng] for [i=1:words(pols)] q(word(graphs,g), word(pols,i)) \
        using (i - 1 + (g - (ng + 1) / 2.0) * 0.2):1:2:3:(0.18) with boxerrorbars lc g dt 1 title (i == 1 ? word(graphs,g) : "")
-call "plots/render.gp" "8" "5"
+call "plots/render.gp"

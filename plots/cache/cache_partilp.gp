@@ -3,7 +3,7 @@
 # and expected remote sampling requests (fan-outs 5,10). 1 = optimal; a
 # bar below 1 is a partition outside the ILP's balance rows (the column
 # `feasible` of the results says which), never a better balanced one.
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "Partitioners / GLPK optimum on tiny graphs (P = 2; below 1: unbalanced, outside the ILP)"
 set ylabel "heuristic / optimum (log scale)"
 set style data histograms
@@ -17,4 +17,4 @@ set key top left
 plot data("summary", "--where P=2 --where obj=cut") using "ratio_mean":"ratio_ci95":xtic(3) lt 1 dt 1 title "edge cut", \
      data("summary", "--where P=2 --where obj=traffic") using "ratio_mean":"ratio_ci95" lt 2 dt 1 title "expected remote requests", \
      1 with lines lt 8 dt 2 notitle
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

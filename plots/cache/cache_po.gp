@@ -3,7 +3,7 @@
 # uniform shuffle (K = 0, drawn at the left edge as "shuffle") and
 # static-degree at the same cache size (dotted) for reference; one NVLink
 # group of 4 GPUs, total cache 5% of |V| by default. Exact hit counts.
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "Hit ratio vs K of proximity-aware ordering (exact counts of the simulator)"
 set xlabel "K (BFS sequences interleaved; the leftmost point is the uniform shuffle)"
 set ylabel "hit ratio"
@@ -20,4 +20,4 @@ plot for [i=1:words(graphs)] data("points", "--where policy=fifo --where graph="
        using (kx(column("K"))):"hit_ratio" with points lt i pt 6 ps 1.4 title word(graphs,i)." LRU", \
      for [i=1:words(graphs)] data("points", "--where policy=static-degree --where graph=".word(graphs,i)) \
        using (kx(column("K"))):"hit_ratio" with lines lt i dt 3 lw 1 title word(graphs,i)." static-degree"
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

@@ -6,31 +6,28 @@
 # Every time is simulated with cost model bgl-9.5 with stage isolation
 # (core/cache/iso.c): each bar is one resource's busy time per epoch, the
 # black bar the epoch time (the busiest resource). One panel per graph.
-# Renders PNG and PDF itself.
+# Opens its PDF itself.
 load "plots/style.gp"
 graphs = system(sprintf("%s export %s points | awk 'NR>1 && !s[$1]++ {print $1}' | tr '\\n' ' '", SB, RESULTS))
 stages = "t_sample t_gather t_net t_rpc t_h2d t_compute"
 names = "sampling(CPU) gather(CPU) network RPC-latency PCIe GPU"
 ng = words(graphs)
-do for [fmt in "png pdf"] {
-  if (fmt eq "png") { set terminal pngcairo size (520*ng),560 font "DejaVu Sans,10" } \
-  else { set terminal pdfcairo size (5.2*ng),5.6 font "DejaVu Sans,9" }
-  set output OUT.".".fmt
-  set multiplot layout 1,ng title "Epoch-time breakdown, simulated with cost model bgl-9.5 with stage isolation (not measured)"
-  set style data histograms
-  set style histogram clustered gap 1
-  set style fill solid 0.85 border rgb "#333333"
-  set boxwidth 0.9
-  set yrange [0:*]
-  set xtics rotate by -30 left
-  do for [g=1:ng] {
-    set title word(graphs,g)
-    set ylabel "modelled time per epoch (ms)"
-    if (g == ng) { set key outside right top font ",8" } else { unset key }
-    plot data("points", "--where graph=".word(graphs,g)) using (column("t_epoch")*1e3):xtic(2) lt 8 dt 1 title "epoch", \
-         for [i=1:words(stages)] data("points", "--where graph=".word(graphs,g)) \
-           using (column(word(stages,i))*1e3) lt i dt 1 title word(names,i)
-  }
-  unset multiplot
-  set output
+set terminal pdfcairo size (5.2*ng),5.6 font "DejaVu Sans,9"
+set output OUT.".pdf"
+set multiplot layout 1,ng title "Epoch-time breakdown, simulated with cost model bgl-9.5 with stage isolation (not measured)"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border rgb "#333333"
+set boxwidth 0.9
+set yrange [0:*]
+set xtics rotate by -30 left
+do for [g=1:ng] {
+  set title word(graphs,g)
+  set ylabel "modelled time per epoch (ms)"
+  if (g == ng) { set key outside right top font ",8" } else { unset key }
+  plot data("points", "--where graph=".word(graphs,g)) using (column("t_epoch")*1e3):xtic(2) lt 8 dt 1 title "epoch", \
+       for [i=1:words(stages)] data("points", "--where graph=".word(graphs,g)) \
+         using (column(word(stages,i))*1e3) lt i dt 1 title word(names,i)
 }
+unset multiplot
+call "plots/render.gp"

@@ -15,29 +15,22 @@ set style fill solid 0.8 border -1
 set boxwidth 0.9
 set xtics rotate by -40 font ",8"
 set yrange [0:*]
-do for [pass=1:2] {
-  if (pass == 1) {
-    set terminal pngcairo size (420*ng),850 font "DejaVu Sans,9"
-    set output OUT.".png"
-  } else {
-    set terminal pdfcairo size (4.2*ng),8.5 font "DejaVu Sans,8"
-    set output OUT.".pdf"
-  }
-  set multiplot layout 2,ng title "Epoch time per policy, simulated with cost model bgl-9.5 (5% of |V| cached; machines x GPUs)"
-  do for [g=1:ng] {
-    set title word(graphs,g)
-    if (g == 1) { set key top right font ",7" } else { unset key }
-    set ylabel "modelled epoch time (ms)"
-    plot for [i=1:words(cfgs)] data("points", "--where graph=".word(graphs,g)." --where config=".word(cfgs,i)) \
-           using (column("t_epoch")*1e3):xtic(3) lc i dt 1 title word(cfgs,i)
-  }
-  do for [g=1:ng] {
-    set title word(graphs,g)
-    unset key
-    set ylabel "modelled gather + host-to-device (ms)"
-    plot for [i=1:words(cfgs)] data("points", "--where graph=".word(graphs,g)." --where config=".word(cfgs,i)) \
-           using ((column("t_feat") + column("t_h2d"))*1e3):xtic(3) lc i dt 1 title word(cfgs,i)
-  }
-  unset multiplot
+set terminal pdfcairo size (4.2*ng),8.5 font "DejaVu Sans,8"
+set output OUT.".pdf"
+set multiplot layout 2,ng title "Epoch time per policy, simulated with cost model bgl-9.5 (5% of |V| cached; machines x GPUs)"
+do for [g=1:ng] {
+  set title word(graphs,g)
+  if (g == 1) { set key top right font ",7" } else { unset key }
+  set ylabel "modelled epoch time (ms)"
+  plot for [i=1:words(cfgs)] data("points", "--where graph=".word(graphs,g)." --where config=".word(cfgs,i)) \
+         using (column("t_epoch")*1e3):xtic(3) lc i dt 1 title word(cfgs,i)
 }
-set output
+do for [g=1:ng] {
+  set title word(graphs,g)
+  unset key
+  set ylabel "modelled gather + host-to-device (ms)"
+  plot for [i=1:words(cfgs)] data("points", "--where graph=".word(graphs,g)." --where config=".word(cfgs,i)) \
+         using ((column("t_feat") + column("t_h2d"))*1e3):xtic(3) lc i dt 1 title word(cfgs,i)
+}
+unset multiplot
+call "plots/render.gp"

@@ -3,7 +3,7 @@
 # numbers: every load runs the same workloads with arrivals scaled, so a
 # curve compares a policy with itself on the same jobs. Every policy in
 # the file.
-load "plots/style.gp"
+call "plots/style.gp" "10" "5.5"
 set title "Average JCT vs load (W1, 128 GPUs, same workloads at every load; A-SRPT as reconstructed here)"
 set xlabel "offered load"
 set ylabel "average JCT (s, log scale; mean and 95% CI over workloads)"
@@ -17,4 +17,4 @@ pols = system(sprintf("%s export %s summary | awk 'NR>1 {print $2}' | sort -u | 
 plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using "load":"jct_mean_mean":(lo(column("jct_mean_mean"), column("jct_mean_ci95"))):(column("jct_mean_mean") + column("jct_mean_ci95")) \
        with yerrorlines lt i title word(pols,i)
-call "plots/render.gp" "10" "5.5"
+call "plots/render.gp"

@@ -4,32 +4,29 @@
 # offered load, the load the cluster really carried (scattered placements
 # run slower), GPU-seconds idle while a waiting job had room by count, and
 # the share of GPU-seconds on scattered placements. Two panels, so this
-# script renders PNG and PDF itself.
+# script opens its PDF itself.
 load "plots/style.gp"
-do for [fmt in "png pdf"] {
-  if (fmt eq "png") { set terminal pngcairo size 1300,560 font "DejaVu Sans,10" } \
-  else { set terminal pdfcairo size 13,5.6 font "DejaVu Sans,9" }
-  set output OUT.".".fmt
-  set multiplot layout 1,2 title "Where capacity goes: readings of A-SRPT's step D (W1, load 0.8, 128 GPUs; A-SRPT as reconstructed here)"
-  set style data histograms
-  set style fill solid 0.8 border -1
-  set xtics rotate by 40 right
-  set style histogram errorbars gap 1 lw 1
-  set boxwidth 0.8
-  set ylabel "average JCT (s, log scale; mean and 95% CI)"
-  set logscale y
-  set yrange [*:*]
-  unset key
-  plot data("summary", "") using "jct_mean_mean":"jct_mean_ci95":xtic(1) lt 1
-  unset logscale y
-  set ylabel "share of the cluster's GPU-seconds over the arrival span"
-  set yrange [0:*]
-  set style histogram errorbars gap 1 lw 1
-  set key outside top center horizontal maxcols 2 font ",9"
-  plot data("summary", "") using "load_ref_mean":"load_ref_ci95":xtic(1) lt 9 title "offered load", \
-       "" using "load_eff_mean":"load_eff_ci95" lt 4 title "carried load (slowdowns included)", \
-       "" using "idle_fit_mean":"idle_fit_ci95" lt 2 title "idle while a waiting job had room", \
-       "" using "spread_mean":"spread_ci95" lt 3 title "share of busy GPU-s on scattered placements"
-  unset multiplot
-  set output
-}
+set terminal pdfcairo size 13,5.6 font "DejaVu Sans,9"
+set output OUT.".pdf"
+set multiplot layout 1,2 title "Where capacity goes: readings of A-SRPT's step D (W1, load 0.8, 128 GPUs; A-SRPT as reconstructed here)"
+set style data histograms
+set style fill solid 0.8 border -1
+set xtics rotate by 40 right
+set style histogram errorbars gap 1 lw 1
+set boxwidth 0.8
+set ylabel "average JCT (s, log scale; mean and 95% CI)"
+set logscale y
+set yrange [*:*]
+unset key
+plot data("summary", "") using "jct_mean_mean":"jct_mean_ci95":xtic(1) lt 1
+unset logscale y
+set ylabel "share of the cluster's GPU-seconds over the arrival span"
+set yrange [0:*]
+set style histogram errorbars gap 1 lw 1
+set key outside top center horizontal maxcols 2 font ",9"
+plot data("summary", "") using "load_ref_mean":"load_ref_ci95":xtic(1) lt 9 title "offered load", \
+     "" using "load_eff_mean":"load_eff_ci95" lt 4 title "carried load (slowdowns included)", \
+     "" using "idle_fit_mean":"idle_fit_ci95" lt 2 title "idle while a waiting job had room", \
+     "" using "spread_mean":"spread_ci95" lt 3 title "share of busy GPU-s on scattered placements"
+unset multiplot
+call "plots/render.gp"

@@ -2,7 +2,7 @@
 # 95% CI over workloads (error bars on the two noisy-oracle series), warm-up jobs excluded. The noisy oracle
 # runs with the headline dispatch D0 and with the strict list (dispatch=1) on the same noise draws; every
 # other policy ignores sigma (flat references). Every policy in the file.
-load "plots/style.gp"
+call "plots/style.gp" "10" "5.5"
 set title "Average JCT vs prediction error sigma\n(W1, load 0.8, 128 GPUs; A-SRPT as reconstructed here)"
 set xlabel "sigma of the log-normal prediction error (noisy oracle only)"
 set ylabel "average JCT (s, log scale; mean and 95% CI over workloads)"
@@ -19,4 +19,4 @@ plot oracle("$2 !~ /dispatch=1/") using "sigma":"jct_mean_mean":(lo(column("jct_
        with yerrorlines lt 13 lw 3 title "asrpt-oracle+kl, strict D1 (noisy)", \
      for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using "sigma":"jct_mean_mean" with linespoints lt (i < 4 ? i : i + 1) title word(pols,i)
-call "plots/render.gp" "10" "5.5"
+call "plots/render.gp"

@@ -2,7 +2,7 @@
 # (GLPK), jobs of 2-16 GPUs on 4 servers of 8 GPUs with random occupancy:
 # the share of the job's bytes that cross servers beyond the optimum (mean
 # and 95% CI over instances; 0 = optimal).
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "Placement vs the exact ILP (A-SRPT's KL placement as reconstructed here)"
 set xlabel "GPUs of the job (log scale)"
 set ylabel "excess cut / all bytes of the job"
@@ -13,4 +13,4 @@ set key outside right top
 pols = system(sprintf("%s export %s summary | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", SB, RESULTS))
 plot for [i=1:words(pols)] data("summary", "--where placer=".word(pols,i)) \
        using "gpus":"excess_mean":"excess_ci95" with yerrorlines lt i title word(pols,i)
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

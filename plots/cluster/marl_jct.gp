@@ -2,7 +2,7 @@
 # CI over held-out synthetic Philly-like traces). Topology-and-interference
 # mode of marl.md: the setting is our reconstruction (the paper is
 # abstract-only); the learned placers run from marl_train's weights.
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "Average JCT on T1 (64 GPUs), load 0.7 (marl.md setting, reconstructed)"
 set ylabel "average JCT (s)"
 set style data histograms
@@ -15,4 +15,4 @@ stats data("summary", "") using (column("jct_mean_mean") + column("jct_mean_ci95
 set yrange [0:STATS_max * 1.05]
 unset key
 plot data("summary", "") using "jct_mean_mean":"jct_mean_ci95":xtic(1) lt 1
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

@@ -1,7 +1,7 @@
 # marl-F3: average JCT of every heuristic and the learned placers against the offered load on T1
 # (mean and 95% CI over traces; the same trace shapes at every load).
 # Series are shifted a little along x so that their error bars stay apart.
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "Average JCT against load, T1 (marl.md setting, reconstructed)"
 set xlabel "offered load rho (series shifted slightly for legibility)"
 set ylabel "average JCT (s)"
@@ -14,4 +14,4 @@ n = words(pols)
 plot for [i=1:n] data("summary", "--where policy=".word(pols,i)) \
        using (column("load") + 0.008 * (i - (n + 1) / 2.0)):"jct_mean_mean":"jct_mean_ci95" \
        with yerrorlines title word(pols,i)
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

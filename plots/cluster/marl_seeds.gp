@@ -5,7 +5,7 @@
 # horizontal lines are tiresias+consolidate and agents+greedy-interf on
 # the same traces. Log scale: a net that collapses into deferral is tens
 # of times the others. Reconstructed (the paper is abstract-only).
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 set title "Training seeds on T1, load 0.7 (ours; marl.md recipe, reconstructed)"
 set xlabel "training seed (series shifted slightly for legibility)"
 set ylabel "average JCT (s, log scale)"
@@ -32,4 +32,4 @@ plot data("summary", "--where policy=agents+marl --where act=greedy") \
        using (column("train_seed") + 0.15):"jct_mean_mean":"jct_mean_ci95" with yerrorbars lt 4 title "lambda = 0.95, sampled", \
      tir with lines lt 8 dt 2 title "tiresias+consolidate", \
      gri with lines lt 5 dt 3 title "agents+greedy-interf"
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

@@ -3,7 +3,7 @@
 # ("transferred"), the same recipe retrained on the target topology, and
 # every heuristic; both nets also sampling their actions ("-sampled").
 # Reconstructed (the paper is abstract-only).
-load "plots/style.gp"
+call "plots/style.gp" "10" "5"
 set title "Other topologies, load 0.7: trained on T1 vs retrained (marl.md setting, reconstructed)"
 set style data histograms
 set style histogram errorbars gap 1 lw 1
@@ -21,4 +21,4 @@ set ylabel "average JCT (s, log scale)"
 set key top left
 plot data("summary", "--where topo=T2") using "jct_mean_mean":"jct_mean_ci95":xtic(2) lt 1 title "T2 (8 servers x 8 GPUs)", \
      data("summary", "--where topo=T3") using "jct_mean_mean":"jct_mean_ci95" lt 2 title "T3 (32 servers x 4 GPUs)"
-call "plots/render.gp" "10" "5"
+call "plots/render.gp"

@@ -4,7 +4,7 @@
 # ratio keeps every density on one linear axis, where a confidence interval
 # is drawn as it is (on a log axis of raw makespans the wide intervals of
 # few replicates ran into the axis floor). Reads the summary dataset.
-load "plots/style.gp"
+call "plots/style.gp" "8" "5"
 max(a, b) = a > b ? a : b
 set title "Makespan over the lower bound vs edge density (layered DAGs, 50 devices)"
 set xlabel "edges (log scale)"
@@ -20,4 +20,4 @@ plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using "edges_mean":"ratio_lb_mean":(max(1, column("ratio_lb_mean") - column("ratio_lb_ci95"))):(column("ratio_lb_mean") + column("ratio_lb_ci95")) \
        with yerrorlines lt i title word(pols,i), \
      1 with lines lt 8 dt 3 title "lower bound (= 1)"
-call "plots/render.gp" "8" "5"
+call "plots/render.gp"

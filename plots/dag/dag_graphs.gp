@@ -18,22 +18,15 @@ set ytics font ",7"
 set grid xtics lc rgb "#dddddd"
 set key inside top left opaque font ",8"
 set tmargin 4
-do for [pass=1:2] {
-  if (pass == 1) {
-    set terminal pngcairo size (460*ng),(16*npol + 160) font "DejaVu Sans,9"
-    set output OUT.".png"
-  } else {
-    set terminal pdfcairo size (4.6*ng),(0.16*npol + 1.6) font "DejaVu Sans,8"
-    set output OUT.".pdf"
-  }
-  set multiplot layout 1,ng title "Speed-up over Hash+FIFO on the TF graphs, 50 devices (mean, 95% CI)"
-  do for [g=1:ng] {
-    set title "graph: ".word(graphs,g)
-    plot rows(word(graphs,g)) using 2:0:3:4:($5 == 1 ? 1 : 3):ytic(1) with xerrorbars lc variable pt 7 ps 0.7 notitle, \
-         NaN with points lt 1 pt 7 title "the paper's partitioners", \
-         NaN with points lt 3 pt 7 title "baselines", \
-         "+" using (1):(-1):(0):(npol + 1) with vectors nohead lc rgb "#666666" lw 1 dt 2 title "Hash+FIFO (= 1)"
-  }
-  unset multiplot
+set terminal pdfcairo size (4.6*ng),(0.16*npol + 1.6) font "DejaVu Sans,8"
+set output OUT.".pdf"
+set multiplot layout 1,ng title "Speed-up over Hash+FIFO on the TF graphs, 50 devices (mean, 95% CI)"
+do for [g=1:ng] {
+  set title "graph: ".word(graphs,g)
+  plot rows(word(graphs,g)) using 2:0:3:4:($5 == 1 ? 1 : 3):ytic(1) with xerrorbars lc variable pt 7 ps 0.7 notitle, \
+       NaN with points lt 1 pt 7 title "the paper's partitioners", \
+       NaN with points lt 3 pt 7 title "baselines", \
+       "+" using (1):(-1):(0):(npol + 1) with vectors nohead lc rgb "#666666" lw 1 dt 2 title "Hash+FIFO (= 1)"
 }
-set output
+unset multiplot
+call "plots/render.gp"

@@ -1,6 +1,6 @@
 # tf-F7: makespan / relaxed-send MILP bound per policy and size (mean and
 # 95% CI over random instances). >= 1 by construction.
-load "plots/style.gp"
+call "plots/style.gp" "8" "5"
 set title "Gap to the certified MILP bound (small random DAGs, 4 devices)"
 set xlabel "ops in the DAG"
 set ylabel "makespan / MILP lower bound"
@@ -9,4 +9,4 @@ pols = "hash+fifo cp+pct mite+pct dfs+pct icp+pct heft cpop etf m-etf fastest+fi
 plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using "n":"ratio_milp_mean":"ratio_milp_ci95" with yerrorlines title word(pols,i), \
      1 with lines lt 8 dt 2 title "bound"
-call "plots/render.gp" "8" "5"
+call "plots/render.gp"

@@ -1,8 +1,7 @@
 # tf-F5: wall time of partitioning and of scheduling + simulation against
 # graph size (wall clock on the machine that ran it; mean over graphs).
 load "plots/style.gp"
-set terminal pngcairo size 1300,550 font "DejaVu Sans,10"
-set output OUT.".png"
+call "plots/pdf.gp" "13" "5.5"
 set multiplot layout 1,2 title "Running time vs graph size (layered DAGs, 50 devices; wall clock)"
 set xlabel "ops (log scale)"
 set logscale xy
@@ -16,19 +15,4 @@ set ylabel "scheduling + simulation time (s)"
 plot for [i=1:words(pols)] data("timing", "--where policy=".word(pols,i)) \
        using "ops":(column("sched_seconds") > 0 ? column("sched_seconds") : 1e-6) with points title word(pols,i)
 unset multiplot
-set terminal pdfcairo size 13,5.5 font "DejaVu Sans,9"
-set output OUT.".pdf"
-set multiplot layout 1,2 title "Running time vs graph size (layered DAGs, 50 devices; wall clock)"
-set xlabel "ops (log scale)"
-set logscale xy
-set format y "%g"
-set key top left font ",7"
-pols = system(sprintf("%s export %s timing | awk 'NR>1{print $2}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
-set ylabel "partitioning time (s)"
-plot for [i=1:words(pols)] data("timing", "--where policy=".word(pols,i)) \
-       using "ops":(column("part_seconds") > 0 ? column("part_seconds") : 1e-6) with points title word(pols,i)
-set ylabel "scheduling + simulation time (s)"
-plot for [i=1:words(pols)] data("timing", "--where policy=".word(pols,i)) \
-       using "ops":(column("sched_seconds") > 0 ? column("sched_seconds") : 1e-6) with points title word(pols,i)
-unset multiplot
-set output
+call "plots/render.gp"

@@ -9,35 +9,33 @@
 # (c) F6's second setting: the same with K = 2 resource types (capacities
 #     4 + 4, demand vectors in {1,2}^2, bundle prices), where no policy has
 #     a proven ratio; 1 + ln(U/L) drawn for scale only.
-# One multiplot; the script renders PNG and PDF itself.
+# One multiplot; the script opens its PDF itself.
 load "plots/style.gp"
 pols = system(sprintf("%s export %s points | awk 'NR>1 {print $3}' | sort -u | tr '\\n' ' '", SB, RESULTS))
-do for [fmt in "png pdf"] {
-  if (fmt eq "png") { set terminal pngcairo size 1650,520 font "DejaVu Sans,10" } \
-  else { set terminal pdfcairo size 16.5,5.2 font "DejaVu Sans,9" }
-  set output OUT.".".fmt
-  set multiplot layout 1,3 title "Online policies on small items (unit demands, C = 10), large items (demands 1-2, C = 4) and K = 2 resource types (C = 4 + 4, demands 1-2 per type)"
-  set key top left font ",8"
-  set logscale x
-  set xlabel "U/L (log scale)"
-  set title "(a) average case (F4): mean OPT / E[ALG] on random inputs"
-  set ylabel "mean OPT / E[ALG]"
-  plot for [i=1:words(pols)] data("points", "--where regime=small --where policy=".word(pols,i)) \
-         using "ul":"mean_rand" with linespoints lt i title word(pols,i)." (small)", \
-       for [i=1:words(pols)] data("points", "--where regime=enum --where policy=".word(pols,i)) \
-         using "ul":"mean_rand" with points lt i pt 6 ps 1.2 notitle
-  set title "(b) large items (F6): empirical CR, open circles in (a)"
-  set ylabel "max OPT / E[ALG] (log scale)"
-  set logscale y
-  plot for [i=1:words(pols)] data("points", "--where regime=enum --where policy=".word(pols,i)) \
-         using "ul":"cr" with linespoints lt i title word(pols,i), \
-       data("points", "--where regime=enum --where policy=zcl") using "ul":"ln_bound" with lines lt 8 dt 2 title "1 + ln(U/L)"
-  set title "(c) K = 2 resource types (F6): empirical CR\n(clipped at 1000; an infinite ratio, a policy that sells nothing, is not drawn)"
-  set yrange [1:1000]
-  plot for [i=1:words(pols)] data("points", "--where regime=k2 --where policy=".word(pols,i)) \
-         using "ul":"cr" with linespoints lt i title word(pols,i), \
-       data("points", "--where regime=k2 --where policy=zcl") using "ul":"ln_bound" with lines lt 8 dt 2 title "1 + ln(U/L) (no K = 2 guarantee)"
-  set autoscale y
-  unset logscale y
-  unset multiplot
-}
+set terminal pdfcairo size 16.5,5.2 font "DejaVu Sans,9"
+set output OUT.".pdf"
+set multiplot layout 1,3 title "Online policies on small items (unit demands, C = 10), large items (demands 1-2, C = 4) and K = 2 resource types (C = 4 + 4, demands 1-2 per type)"
+set key top left font ",8"
+set logscale x
+set xlabel "U/L (log scale)"
+set title "(a) average case (F4): mean OPT / E[ALG] on random inputs"
+set ylabel "mean OPT / E[ALG]"
+plot for [i=1:words(pols)] data("points", "--where regime=small --where policy=".word(pols,i)) \
+       using "ul":"mean_rand" with linespoints lt i title word(pols,i)." (small)", \
+     for [i=1:words(pols)] data("points", "--where regime=enum --where policy=".word(pols,i)) \
+       using "ul":"mean_rand" with points lt i pt 6 ps 1.2 notitle
+set title "(b) large items (F6): empirical CR, open circles in (a)"
+set ylabel "max OPT / E[ALG] (log scale)"
+set logscale y
+plot for [i=1:words(pols)] data("points", "--where regime=enum --where policy=".word(pols,i)) \
+       using "ul":"cr" with linespoints lt i title word(pols,i), \
+     data("points", "--where regime=enum --where policy=zcl") using "ul":"ln_bound" with lines lt 8 dt 2 title "1 + ln(U/L)"
+set title "(c) K = 2 resource types (F6): empirical CR\n(clipped at 1000; an infinite ratio, a policy that sells nothing, is not drawn)"
+set yrange [1:1000]
+plot for [i=1:words(pols)] data("points", "--where regime=k2 --where policy=".word(pols,i)) \
+       using "ul":"cr" with linespoints lt i title word(pols,i), \
+     data("points", "--where regime=k2 --where policy=zcl") using "ul":"ln_bound" with lines lt 8 dt 2 title "1 + ln(U/L) (no K = 2 guarantee)"
+set autoscale y
+unset logscale y
+unset multiplot
+call "plots/render.gp"

@@ -12,23 +12,16 @@ set style histogram clustered gap 1
 set style fill solid 0.85 noborder
 set xtics rotate by 30 right
 set key top left font ",8" title "layers"
-do for [pass=1:2] {
-  if (pass == 1) {
-    set terminal pngcairo size 1200,450 font "DejaVu Sans,9"
-    set output OUT.".png"
-  } else {
-    set terminal pdfcairo size 12,4.5 font "DejaVu Sans,8"
-    set output OUT.".pdf"
-  }
-  set multiplot layout 1,2 title "Small instances (4 GPUs): distance to the optimum and to the lower bound"
-  set title "iteration time / OPT of the MILP's plan space"
-  set yrange [0.9:*]
-  plot for [c=2:ncol] wide("ratio_opt_mean") using c:xtic(1) title columnheader(c) lt (c-1), \
-       1 with lines lt 8 dt 2 notitle
-  set title "iteration time / plan-independent lower bound"
-  set yrange [0.9:*]
-  plot for [c=2:ncol] wide("ratio_lb_mean") using c:xtic(1) title columnheader(c) lt (c-1), \
-       1 with lines lt 8 dt 2 notitle
-  unset multiplot
-}
-set output
+set terminal pdfcairo size 12,4.5 font "DejaVu Sans,8"
+set output OUT.".pdf"
+set multiplot layout 1,2 title "Small instances (4 GPUs): distance to the optimum and to the lower bound"
+set title "iteration time / OPT of the MILP's plan space"
+set yrange [0.9:*]
+plot for [c=2:ncol] wide("ratio_opt_mean") using c:xtic(1) title columnheader(c) lt (c-1), \
+     1 with lines lt 8 dt 2 notitle
+set title "iteration time / plan-independent lower bound"
+set yrange [0.9:*]
+plot for [c=2:ncol] wide("ratio_lb_mean") using c:xtic(1) title columnheader(c) lt (c-1), \
+     1 with lines lt 8 dt 2 notitle
+unset multiplot
+call "plots/render.gp"

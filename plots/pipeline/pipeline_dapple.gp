@@ -15,26 +15,19 @@ set xlabel "global batch (samples, log scale)"
 set ylabel "speed-up over 1 GPU"
 set yrange [0:*]
 unset key   # one legend, outside the panels (inside, it covered the first points)
-do for [pass=1:2] {
-  if (pass == 1) {
-    set terminal pngcairo size (330*nm + 150),(280*nt) font "DejaVu Sans,9"
-    set output OUT.".png"
-  } else {
-    set terminal pdfcairo size (3.3*nm + 1.5),(2.8*nt) font "DejaVu Sans,8"
-    set output OUT.".pdf"
+set terminal pdfcairo size (3.3*nm + 1.5),(2.8*nt) font "DejaVu Sans,8"
+set output OUT.".pdf"
+# margins and gaps in pixels of the PNG, as fractions of the page
+W = 330.0*nm + 150
+H = 280.0*nt
+set multiplot layout nt,nm margins 60/W, (330.0*nm)/W, 45/H, 1 - 60/H spacing 60/W, 70/H title "Speed-up over one GPU, 16 GPUs (simulated with DAPPLE's cost constants)"
+do for [t=1:nt] {
+  do for [m=1:nm] {
+    set title word(models,m)." on ".word(topos,t)
+    if (t == 1 && m == nm) { set key at screen 0.995, screen 0.88 right top font ",8" } else { unset key }
+    plot for [p=1:words(pls)] data("points", sprintf("--where model=%s --where topo=%s --where planner=%s --where fits=1", word(models,m), word(topos,t), word(pls,p))) \
+           using "batch":"speedup" with linespoints lt p title word(pls,p)
   }
-  # margins and gaps in pixels of the PNG, as fractions of the page
-  W = 330.0*nm + 150
-  H = 280.0*nt
-  set multiplot layout nt,nm margins 60/W, (330.0*nm)/W, 45/H, 1 - 60/H spacing 60/W, 70/H title "Speed-up over one GPU, 16 GPUs (simulated with DAPPLE's cost constants)"
-  do for [t=1:nt] {
-    do for [m=1:nm] {
-      set title word(models,m)." on ".word(topos,t)
-      if (t == 1 && m == nm) { set key at screen 0.995, screen 0.88 right top font ",8" } else { unset key }
-      plot for [p=1:words(pls)] data("points", sprintf("--where model=%s --where topo=%s --where planner=%s --where fits=1", word(models,m), word(topos,t), word(pls,p))) \
-             using "batch":"speedup" with linespoints lt p title word(pls,p)
-    }
-  }
-  unset multiplot
 }
-set output
+unset multiplot
+call "plots/render.gp"

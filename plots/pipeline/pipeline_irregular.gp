@@ -19,31 +19,24 @@ set xlabel "GPUs (random irregular topologies, log scale)"
 set ylabel "speed-up over 1 GPU"
 set yrange [0:*]
 set key top left font ",7"
-do for [pass=1:2] {
-  if (pass == 1) {
-    set terminal pngcairo size (520*nm),420 font "DejaVu Sans,9"
-    set output OUT.".png"
+set terminal pdfcairo size (5.2*nm),4.2 font "DejaVu Sans,8"
+set output OUT.".pdf"
+set multiplot layout 1,nm title "Random irregular topologies (simulated; SPP-R = our reconstruction)"
+do for [m=1:nm] {
+  set title word(models,m)
+  mp = okpls(word(models,m)); nf = nopls(word(models,m))
+  if (strlen(nf) > 0) { set label 9 "no feasible plan at any size: ".nf at graph 0.02, graph 0.03 font ",7" } else { unset label 9 }
+  # lines from the means; error bars where there are replicates to
+  # give a confidence interval (one topology per size has none)
+  if (reps > 1) {
+    plot for [p=1:words(mp)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(mp,p))) \
+           using "gpus":"speedup_mean" with linespoints lt lti(word(mp,p)) title word(mp,p), \
+         for [p=1:words(mp)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(mp,p))) \
+           using "gpus":"speedup_mean":"speedup_ci95" with yerrorbars lt lti(word(mp,p)) pt 0 notitle
   } else {
-    set terminal pdfcairo size (5.2*nm),4.2 font "DejaVu Sans,8"
-    set output OUT.".pdf"
+    plot for [p=1:words(mp)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(mp,p))) \
+           using "gpus":"speedup_mean" with linespoints lt lti(word(mp,p)) title word(mp,p)
   }
-  set multiplot layout 1,nm title "Random irregular topologies (simulated; SPP-R = our reconstruction)"
-  do for [m=1:nm] {
-    set title word(models,m)
-    mp = okpls(word(models,m)); nf = nopls(word(models,m))
-    if (strlen(nf) > 0) { set label 9 "no feasible plan at any size: ".nf at graph 0.02, graph 0.03 font ",7" } else { unset label 9 }
-    # lines from the means; error bars where there are replicates to
-    # give a confidence interval (one topology per size has none)
-    if (reps > 1) {
-      plot for [p=1:words(mp)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(mp,p))) \
-             using "gpus":"speedup_mean" with linespoints lt lti(word(mp,p)) title word(mp,p), \
-           for [p=1:words(mp)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(mp,p))) \
-             using "gpus":"speedup_mean":"speedup_ci95" with yerrorbars lt lti(word(mp,p)) pt 0 notitle
-    } else {
-      plot for [p=1:words(mp)] data("summary", sprintf("--where model=%s --where planner=%s", word(models,m), word(mp,p))) \
-             using "gpus":"speedup_mean" with linespoints lt lti(word(mp,p)) title word(mp,p)
-    }
-  }
-  unset multiplot
 }
-set output
+unset multiplot
+call "plots/render.gp"

@@ -16,22 +16,15 @@ set xlabel "microbatches M (log scale)"
 set ylabel "iteration time (s)"
 set yrange [0:*]
 set key top right font ",7"
-do for [pass=1:2] {
-  if (pass == 1) {
-    set terminal pngcairo size (520*nm),420 font "DejaVu Sans,9"
-    set output OUT.".png"
-  } else {
-    set terminal pdfcairo size (5.2*nm),4.2 font "DejaVu Sans,8"
-    set output OUT.".pdf"
-  }
-  set multiplot layout 1,nm title "Iteration time vs microbatches (T-a; simulated; SPP-R = our reconstruction)"
-  do for [m=1:nm] {
-    set title word(models,m)
-    mp = okpls(word(models,m)); nf = nopls(word(models,m))
-    if (strlen(nf) > 0) { set label 9 "no plan that fits memory at any M: ".nf at graph 0.02, graph 0.03 font ",7" } else { unset label 9 }
-    plot for [p=1:words(mp)] data("points", sprintf("--where model=%s --where planner=%s --where fits=1", word(models,m), word(mp,p))) \
-           using "M":"iter_time" with linespoints lt lti(word(mp,p)) title word(mp,p)
-  }
-  unset multiplot
+set terminal pdfcairo size (5.2*nm),4.2 font "DejaVu Sans,8"
+set output OUT.".pdf"
+set multiplot layout 1,nm title "Iteration time vs microbatches (T-a; simulated; SPP-R = our reconstruction)"
+do for [m=1:nm] {
+  set title word(models,m)
+  mp = okpls(word(models,m)); nf = nopls(word(models,m))
+  if (strlen(nf) > 0) { set label 9 "no plan that fits memory at any M: ".nf at graph 0.02, graph 0.03 font ",7" } else { unset label 9 }
+  plot for [p=1:words(mp)] data("points", sprintf("--where model=%s --where planner=%s --where fits=1", word(models,m), word(mp,p))) \
+         using "M":"iter_time" with linespoints lt lti(word(mp,p)) title word(mp,p)
 }
-set output
+unset multiplot
+call "plots/render.gp"

@@ -13,27 +13,20 @@ set style fill solid 0.85 noborder   # (dashed bar borders from the line types r
 set ylabel "speed-up over 1 GPU"
 set yrange [0:*]
 set key outside right top font ",8"
-do for [pass=1:2] {
-  if (pass == 1) {
-    set terminal pngcairo size 1100,(360*nt) font "DejaVu Sans,9"
-    set output OUT.".png"
-  } else {
-    set terminal pdfcairo size 11,(3.6*nt) font "DejaVu Sans,8"
-    set output OUT.".pdf"
+set terminal pdfcairo size 11,(3.6*nt) font "DejaVu Sans,8"
+set output OUT.".pdf"
+set multiplot layout nt,1 title "Every planner per model (M = 16; simulated; SPP-R = our reconstruction)"
+do for [t=1:nt] {
+  set title word(topos,t)
+  # which planners found no fitting plan for which model (their bars are
+  # missing), said in the panel rather than left to the caption
+  nofit = system(sprintf("%s export %s points --where topo=%s --where fits=0 | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{printf \"%%s%%s on %%s\", n++?\", \":\"\", $c[\"planner\"], $c[\"model\"]}'", SB, RESULTS, word(topos,t)))
+  unset label 1
+  if (strlen(nofit) > 0) {
+    set label 1 "no bar = no plan fits the GPUs' memory: ".nofit at graph 0.01, graph 0.97 left front font ",7"
   }
-  set multiplot layout nt,1 title "Every planner per model (M = 16; simulated; SPP-R = our reconstruction)"
-  do for [t=1:nt] {
-    set title word(topos,t)
-    # which planners found no fitting plan for which model (their bars are
-    # missing), said in the panel rather than left to the caption
-    nofit = system(sprintf("%s export %s points --where topo=%s --where fits=0 | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{printf \"%%s%%s on %%s\", n++?\", \":\"\", $c[\"planner\"], $c[\"model\"]}'", SB, RESULTS, word(topos,t)))
-    unset label 1
-    if (strlen(nofit) > 0) {
-      set label 1 "no bar = no plan fits the GPUs' memory: ".nofit at graph 0.01, graph 0.97 left front font ",7"
-    }
-    ncol = int(system(sprintf("%s export %s points --where topo=%s | sh scripts/pivot model planner speedup | head -1 | wc -w", SB, RESULTS, word(topos,t))))
-    plot for [c=2:ncol] wide(word(topos,t)) using c:xtic(1) title columnheader(c) lt (c-1)
-  }
-  unset multiplot
+  ncol = int(system(sprintf("%s export %s points --where topo=%s | sh scripts/pivot model planner speedup | head -1 | wc -w", SB, RESULTS, word(topos,t))))
+  plot for [c=2:ncol] wide(word(topos,t)) using c:xtic(1) title columnheader(c) lt (c-1)
 }
-set output
+unset multiplot
+call "plots/render.gp"

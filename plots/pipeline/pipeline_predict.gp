@@ -3,7 +3,7 @@
 # timeline with transfers as stages) against the project's simulated time,
 # every model x configuration x batch of the figure set; on the diagonal
 # DAPPLE's model and ours agree. Both DAPPLE planners.
-load "plots/style.gp"
+call "plots/style.gp" "7" "6.5"
 set logscale xy
 set format xy "%g"
 set xlabel "simulated iteration time (s, log scale)"
@@ -16,4 +16,4 @@ plot data("points", "--where planner=dapple --where feasible=1") using "iter_tim
      data("points", "--where planner=dapple-hpgo --where feasible=1") using "iter_time":"estimate" with points lt 3 pt 9 title "dapple-hpgo: analytic latency L", \
      data("points", "--where planner=dapple-hpgo --where feasible=1") using "iter_time":"recursive" with points lt 4 pt 11 title "dapple-hpgo: recursive timeline", \
      x with lines lt 8 dt 2 title "prediction = simulation"
-call "plots/render.gp" "7" "6.5"
+call "plots/render.gp"

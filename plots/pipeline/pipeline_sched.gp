@@ -15,46 +15,39 @@ fits_of(m, f) = " ".system(sprintf("%s export %s points --where model=%s --where
 set logscale x 2
 set xlabel "microbatches M (log scale)"
 set key top left font ",8"
-do for [pass=1:2] {
-  if (pass == 1) {
-    set terminal pngcairo size 1100,(330*nm) font "DejaVu Sans,9"
-    set output OUT.".png"
-  } else {
-    set terminal pdfcairo size 11,(3.3*nm) font "DejaVu Sans,8"
-    set output OUT.".pdf"
-  }
-  set multiplot layout nm,2 title "Schedules on one plan: throughput and memory (simulated)"
-  do for [m=1:nm] {
-    set title word(models,m).": throughput"
-    set key top left
-    set ylabel "samples/s"
-    set yrange [0:*]
-    # only the schedules with points that fit (lines) or do not (hollow
-    # points): an empty series is a gnuplot warning, not a figure
-    fit = fits_of(word(models,m), 1)
-    unfit = fits_of(word(models,m), 0)
-    cmd = ""
-    do for [s=1:words(scheds)] {
-      sc = word(scheds,s)
-      w = sprintf("--where model=%s --where schedule=%s", word(models,m), sc)
-      if (strstrt(fit, " ".sc." ")) {
-        cmd = cmd.(cmd eq "" ? "" : ", ").sprintf("data(\"points\", \"%s --where fits=1\") using \"M\":\"throughput\" with linespoints lt %d title \"%s\"", w, int(word(lts,s)), sc)
-      }
-      if (strstrt(unfit, " ".sc." ")) {
-        cmd = cmd.(cmd eq "" ? "" : ", ").sprintf("data(\"points\", \"%s --where fits=0\") using \"M\":\"throughput\" with points lt %d pt 6 %s", w, int(word(lts,s)), strstrt(fit, " ".sc." ") ? "notitle" : sprintf("title \"%s (does not fit)\"", sc))
-      }
+set terminal pdfcairo size 11,(3.3*nm) font "DejaVu Sans,8"
+set output OUT.".pdf"
+set multiplot layout nm,2 title "Schedules on one plan: throughput and memory (simulated)"
+do for [m=1:nm] {
+  set title word(models,m).": throughput"
+  set key top left
+  set ylabel "samples/s"
+  set yrange [0:*]
+  # only the schedules with points that fit (lines) or do not (hollow
+  # points): an empty series is a gnuplot warning, not a figure
+  fit = fits_of(word(models,m), 1)
+  unfit = fits_of(word(models,m), 0)
+  cmd = ""
+  do for [s=1:words(scheds)] {
+    sc = word(scheds,s)
+    w = sprintf("--where model=%s --where schedule=%s", word(models,m), sc)
+    if (strstrt(fit, " ".sc." ")) {
+      cmd = cmd.(cmd eq "" ? "" : ", ").sprintf("data(\"points\", \"%s --where fits=1\") using \"M\":\"throughput\" with linespoints lt %d title \"%s\"", w, int(word(lts,s)), sc)
     }
-    eval "plot ".cmd
-    set title word(models,m).": peak memory per GPU"
-    set key outside right top   # inside it met the 16 GB line or the data
-    set ylabel "GB (log scale)"
-    set logscale y
-    set yrange [*:*]
-    plot for [s=1:words(scheds)] data("points", sprintf("--where model=%s --where schedule=%s", word(models,m), word(scheds,s))) \
-           using "M":"peak_mem_gb" with linespoints lt int(word(lts,s)) title word(scheds,s), \
-         16 with lines lt 8 dt 2 title "GPU memory (16 GB)"
-    unset logscale y
+    if (strstrt(unfit, " ".sc." ")) {
+      cmd = cmd.(cmd eq "" ? "" : ", ").sprintf("data(\"points\", \"%s --where fits=0\") using \"M\":\"throughput\" with points lt %d pt 6 %s", w, int(word(lts,s)), strstrt(fit, " ".sc." ") ? "notitle" : sprintf("title \"%s (does not fit)\"", sc))
+    }
   }
-  unset multiplot
+  eval "plot ".cmd
+  set title word(models,m).": peak memory per GPU"
+  set key outside right top   # inside it met the 16 GB line or the data
+  set ylabel "GB (log scale)"
+  set logscale y
+  set yrange [*:*]
+  plot for [s=1:words(scheds)] data("points", sprintf("--where model=%s --where schedule=%s", word(models,m), word(scheds,s))) \
+         using "M":"peak_mem_gb" with linespoints lt int(word(lts,s)) title word(scheds,s), \
+       16 with lines lt 8 dt 2 title "GPU memory (16 GB)"
+  unset logscale y
 }
-set output
+unset multiplot
+call "plots/render.gp"

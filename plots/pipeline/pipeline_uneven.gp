@@ -3,7 +3,7 @@
 # (uneven) cuts, for every multi-stage plan of DAPPLE's two planners on the
 # figures' grid; above 1 the uneven partition is faster. Simulated under
 # the early-backward schedule with the project's cost model.
-load "plots/style.gp"
+call "plots/style.gp" "8" "5"
 pairs = sprintf("< %s export %s points | awk 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; print \"model planner ratio\"; next } $h[\"partition\"] == \"planner\" { t = $h[\"iter_time\"]; next } $h[\"partition\"] == \"even\" { print $h[\"model\"], $h[\"planner\"], $h[\"iter_time\"] / t }'", SB, RESULTS)
 models = system(sprintf("%s export %s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
 idx(m) = sum [k=1:words(models)] (word(models,k) eq m ? k : 0)
@@ -18,4 +18,4 @@ set title "Uneven vs compute-balanced partitions of DAPPLE's plans (simulated)"
 plot pairs using (idx(strcol("model")) - 0.12):(strcol("planner") eq "dapple" ? column("ratio") : NaN) with points lt 1 pt 7 title "dapple", \
      pairs using (idx(strcol("model")) + 0.12):(strcol("planner") eq "dapple-hpgo" ? column("ratio") : NaN) with points lt 2 pt 5 title "dapple-hpgo", \
      1 with lines lt 8 dt 2 notitle
-call "plots/render.gp" "8" "5"
+call "plots/render.gp"

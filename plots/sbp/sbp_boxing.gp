@@ -9,20 +9,13 @@ set cbrange [1e-6:100]
 unset colorbox
 set palette defined (0 "#000004", 1 "#3b0f70", 2 "#8c2981", 3 "#de4968", 4 "#fe9f6d", 5 "#fcfdbf")
 lab(x) = x > 0 && x < 1e-3 ? "1B" : sprintf("%.3g", x)
-do for [pass=1:2] {
-  if (pass == 1) {
-    set terminal pngcairo size 1400,400 font "DejaVu Sans,9"
-    set output OUT.".png"
-  } else {
-    set terminal pdfcairo size 14,4 font "DejaVu Sans,8"
-    set output OUT.".pdf"
-  }
-  set multiplot layout 1,7 title "Boxing cost / |T| (rows: from, columns: to)"
-  do for [p=2:8] {
-    set title sprintf("p = %d", p)
-    plot data("points", sprintf("--where p=%d", p)) using "ti":"fi":(column("cost_T") > 0 ? column("cost_T") : 1e-6) with image notitle, \
-         data("points", sprintf("--where p=%d", p)) using "ti":"fi":(lab(column("cost_T"))) with labels font ",7" tc rgb "#ffffff" notitle
-  }
-  unset multiplot
+set terminal pdfcairo size 14,4 font "DejaVu Sans,8"
+set output OUT.".pdf"
+set multiplot layout 1,7 title "Boxing cost / |T| (rows: from, columns: to)"
+do for [p=2:8] {
+  set title sprintf("p = %d", p)
+  plot data("points", sprintf("--where p=%d", p)) using "ti":"fi":(column("cost_T") > 0 ? column("cost_T") : 1e-6) with image notitle, \
+       data("points", sprintf("--where p=%d", p)) using "ti":"fi":(lab(column("cost_T"))) with labels font ",7" tc rgb "#ffffff" notitle
 }
-set output
+unset multiplot
+call "plots/render.gp"

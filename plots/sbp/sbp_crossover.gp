@@ -2,7 +2,7 @@
 # parallel (two GPT blocks, forward + backward) against b*s/h, one line per
 # device hierarchy and hidden size; the analytic crossover b*s = 3h (dashed)
 # and the factor-1.5 band around it. Cost model: bytes + 0.05 FLOPs.
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 hs = system(sprintf("%s export %s points | awk 'NR>1{print $1\":\"$3}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
 set title "ILP optimum: tensor-parallel share vs tokens per hidden size"
 set xlabel "b*s / h (log scale)"
@@ -16,4 +16,4 @@ plot for [i=1:words(hs)] data("points", sprintf("--where hier=%s --where h=%s", 
        substr(word(hs,i),1,strstrt(word(hs,i),":")-1), substr(word(hs,i),strstrt(word(hs,i),":")+1,99))) \
        using "ratio":"tp_frac" with linespoints lt i title sprintf("p %s, h %s", \
        substr(word(hs,i),1,strstrt(word(hs,i),":")-1), substr(word(hs,i),strstrt(word(hs,i),":")+1,99))
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

@@ -7,8 +7,7 @@ ks = "oneflow gpipe 1f1b"
 set logscale x 2
 set xlabel "microbatches M (log scale)"
 set key top left font ",8"
-set terminal pngcairo size 1100,450 font "DejaVu Sans,9"
-set output OUT.".png"
+call "plots/pdf.gp" "11" "4.5"
 set multiplot layout 1,2
 set title "peak stashed activations (stage 0)"
 set ylabel "activations"
@@ -21,16 +20,4 @@ plot for [s in Ss] for [k=1:3] data("points", sprintf("--where S=%s --where buff
      for [s in Ss] data("points", sprintf("--where S=%s --where buffers=1f1b", s)) \
        using "M":"bubble_formula" with lines lt 8 dt 3 title sprintf("(S-1)/(M+S-1), S=%s", s)
 unset multiplot
-set terminal pdfcairo size 11,4.5 font "DejaVu Sans,8"
-set output OUT.".pdf"
-set multiplot layout 1,2
-set title "peak stashed activations (stage 0)"
-set ylabel "activations"
-plot for [s in Ss] for [k=1:3] data("points", sprintf("--where S=%s --where buffers=%s", s, word(ks,k))) \
-       using "M":"stash_s0" with linespoints lt (k + 9*((s+0)==8)) title sprintf("%s, S=%s", word(ks,k), s)
-set title "bubble fraction"
-set ylabel "idle share of the stages"
-plot for [s in Ss] for [k=1:3] data("points", sprintf("--where S=%s --where buffers=%s", s, word(ks,k))) \
-       using "M":"bubble" with linespoints lt (k + 9*((s+0)==8)) title sprintf("%s, S=%s", word(ks,k), s)
-unset multiplot
-set output
+call "plots/render.gp"

@@ -2,7 +2,7 @@
 # hierarchy (1 = optimal; the ILP is proven optimal on every graph here).
 # Tic labels "model (hierarchy)": an @ in enhanced text is a phantom box
 # and swallowed the separator.
-load "plots/style.gp"
+call "plots/style.gp" "11" "5"
 pls = system(sprintf("%s export %s points | awk 'NR>1{print $5}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
 set title "SBP planners against the ILP optimum"
 set ylabel "cost / ILP optimum"
@@ -14,4 +14,4 @@ set key outside right top font ",8"
 set yrange [0.9:*]
 plot for [i=1:words(pls)] data("points", "--where planner=".word(pls,i)) \
        using "ratio_opt":xtic(sprintf("%s (%s)", strcol("model"), strcol("hier"))) lt i title word(pls,i)
-call "plots/render.gp" "11" "5"
+call "plots/render.gp"

@@ -3,7 +3,7 @@
 # ADSP with its online search (the mark: the ΔC it settled on, mean over
 # seeds). The authors' curve is a shallow U (adsp.md §6.6a); the claim is
 # that the online search lands within 15% of the grid's best.
-load "plots/style.gp"
+call "plots/style.gp" "9" "5"
 ci(x) = x == x ? x : 0
 stats data("points", "--where policy=adsp") using "conv_eff" nooutput
 online = STATS_mean
@@ -23,4 +23,4 @@ set label 1 sprintf("online search settled at ΔC = %.2g", online_dc) at online_
 plot data("summary", "--where policy=adsp-plus") using "dc":"conv_eff_mean":(ci(column("conv_eff_ci95"))) \
        with yerrorlines lt 1 title "ADSP+ (fixed ΔC, the offline grid)", \
      online with lines lt 2 title "ADSP (online search), mean"
-call "plots/render.gp" "9" "5"
+call "plots/render.gp"

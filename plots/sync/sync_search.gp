@@ -4,7 +4,7 @@
 # were free ("adsp-plus-nosearch"); dashed: the convergence threshold. The
 # authors' figure shows the online search costing little against the
 # offline one (adsp.md §6.7).
-load "plots/style.gp"
+call "plots/style.gp" "10" "5.5"
 pols = "adsp fixed-adacomm adsp-plus adsp-plus-nosearch"
 cw(p) = sprintf("--where rep=0 --where kind=curve --where policy=%s", p)
 stats data("points", "--where rep=0 --where kind=scheme") using "target" nooutput
@@ -19,4 +19,4 @@ set key top right
 plot for [i=1:words(pols)] data("points", cw(word(pols,i))) using "t":"loss" \
        with linespoints lt i title word(pols,i), \
      tgt with lines lt 8 dt 2 title "threshold"
-call "plots/render.gp" "10" "5.5"
+call "plots/render.gp"

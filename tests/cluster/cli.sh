@@ -95,6 +95,9 @@ done
 # topology-and-interference mode (marl.md): runs, determinism, bad input
 # training first: its results ($tmp/m1.h5) feed the --weights checks
 same_points_across_jobs marl_train
+# the weights are a detail dataset of their own, shown and exported by name
+expect 0 "dataset weights: " -- "$SB" show "$tmp/m1.h5"
+expect 0 "variant inputs arch ncritic nserv param w" -- "$SB" export "$tmp/m1.h5" weights --where variant=marl
 expect 0 "valid: yes" -- "$SB" eval cluster --topo T1 --marl 40 --policy agents+marl --weights "$tmp/m1.h5" --seed 5
 expect 0 "valid: yes" -- "$SB" eval cluster --topo T1 --marl 40 --policy agents+marl-flat --weights "$tmp/m1.h5" --seed 5
 expect 2 "the flat network was trained for 16 servers, topology 'T2' has 8" -- "$SB" eval cluster --topo T2 --marl 40 --policy agents+marl-flat --weights "$tmp/m1.h5"

@@ -2,8 +2,9 @@
  * test_marl_store.c - trained marl weights in a results file
  * (algorithms/marl/store.c): a round trip gives the same weights bit for
  * bit; a wrong inputs hash, a missing parameter, a repeated or
- * out-of-range index, a value that is not finite, a missing column or a
- * missing file are errors (SB_EXIT_INPUT) naming the file, row and field.
+ * out-of-range index, a value that is not finite, a missing column, a
+ * file without the `weights` dataset or a missing file are errors
+ * (SB_EXIT_INPUT) naming the file, row and field.
  */
 #include <criterion/criterion.h>
 
@@ -17,24 +18,24 @@
 #include "rng.h"
 #include "sb.h"
 
-static const struct sb_col cols[] = {
-	{ "kind", SB_COL_STR, "" }, { "variant", SB_COL_STR, "" }, { "inputs", SB_COL_STR, "" },
-	{ "arch", SB_COL_INT, "" }, { "ncritic", SB_COL_INT, "" }, { "nserv", SB_COL_INT, "" },
-	{ "param", SB_COL_INT, "" }, { "w", SB_COL_DBL, "" }, { NULL, 0, NULL },
-};
-
 static char path[64];
 
-static void write_file(struct sb_table *t)
+/* t as the dataset `name` of the results file at path */
+static void write_as(struct sb_table *t, const char *name)
 {
 	struct sb_attrs a;
-	struct sb_h5_dataset d = { "points", t };
+	struct sb_h5_dataset d = { name, t };
 	struct sb_err err;
 
 	sb_attrs_init(&a);
 	sb_attrs_str(&a, "experiment", "test");
 	cr_assert_eq(sb_h5_write(path, &a, 1, &d, &err), 0, "%s", err.msg);
 	sb_attrs_release(&a);
+}
+
+static void write_file(struct sb_table *t)
+{
+	write_as(t, SB_MARL_STORE_DATASET);
 }
 
 static struct sb_marl_net *fresh(enum sb_marl_arch arch, int nc, uint64_t seed)
@@ -70,7 +71,7 @@ Test(marl_store, round_trip_and_corruption)
 	sb_marl_inputs_hash("episodes=400 topology=T1", h);
 	sb_marl_inputs_hash("episodes=401 topology=T1", h2);
 	cr_assert_str_neq(h, h2);
-	sb_table_init(&t, cols);
+	sb_table_init(&t, sb_marl_store_schema);
 	sb_marl_store_put(&t, "marl", h, a);
 	sb_marl_store_put(&t, "marl-flat", h, b);
 	rows = t.nrow;
@@ -129,6 +130,11 @@ Test(marl_store, round_trip_and_corruption)
 		write_file(&t);
 		cr_assert_eq(load_err("marl", NULL, &err), SB_EXIT_INPUT);
 		cr_assert_not_null(strstr(err.msg, "no column 'variant'"), "%s", err.msg);
+		/* weights stored as rows of points (before they had a dataset
+		 * of their own): the file has no `weights` */
+		write_as(&t, "points");
+		cr_assert_eq(load_err("marl", NULL, &err), SB_EXIT_INPUT);
+		cr_assert_not_null(strstr(err.msg, "no dataset 'weights'"), "%s", err.msg);
 		sb_table_release(&t);
 	}
 	unlink(path);

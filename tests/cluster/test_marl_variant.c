@@ -139,15 +139,9 @@ Test(marl_variant, greedy_defers_only_on_half_the_mass)
 
 Test(marl_variant, store_probe)
 {
-	static const struct sb_col cols[] = {
-		{ "kind", SB_COL_STR, "" }, { "variant", SB_COL_STR, "" },
-		{ "inputs", SB_COL_STR, "" }, { "arch", SB_COL_INT, "" },
-		{ "ncritic", SB_COL_INT, "" }, { "nserv", SB_COL_INT, "" },
-		{ "param", SB_COL_INT, "" }, { "w", SB_COL_DBL, "" }, { NULL, 0, NULL },
-	};
 	struct sb_table t;
 	struct sb_attrs at;
-	struct sb_h5_dataset d = { "points", &t };
+	struct sb_h5_dataset d = { SB_MARL_STORE_DATASET, &t };
 	struct sb_err err;
 	struct sb_rng r = sb_rng_stream(1, 0, 0, SB_RNG_TEST);
 	struct sb_marl_net *n = sb_marl_net_new(SB_MARL_ARCH_GNN, 1, 0, &err);
@@ -158,7 +152,7 @@ Test(marl_variant, store_probe)
 	unlink(path);
 	cr_assert_eq(sb_marl_store_probe(path, "marl", h, &err), 1, "no file: train");
 	sb_marl_net_init(n, &r);
-	sb_table_init(&t, cols);
+	sb_table_init(&t, sb_marl_store_schema);
 	sb_marl_store_put(&t, "marl", "0123456789abcdef", n);
 	sb_attrs_init(&at);
 	cr_assert_eq(sb_h5_write(path, &at, 1, &d, &err), 0, "%s", err.msg);

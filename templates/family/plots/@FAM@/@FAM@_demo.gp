@@ -1,6 +1,6 @@
 # @FAM@-F1: objective / optimum per policy and instance size (mean and 95%
 # CI over random instances). >= 1 by construction.
-load "plots/style.gp"
+call "plots/style.gp" "8" "5"
 set title "@FAM@: every policy against the optimum"
 set xlabel "jobs"
 set ylabel "objective / optimum"
@@ -10,4 +10,4 @@ pols = system(sprintf("%s export %s summary | awk 'NR>1 {print $2}' | sort -u | 
 plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using "n":"ratio_opt_mean":"ratio_opt_ci95" with yerrorlines lt i title word(pols,i), \
      1 with lines lt 8 dt 2 title "optimum"
-call "plots/render.gp" "8" "5"
+call "plots/render.gp"
