@@ -46,8 +46,9 @@ int sb_marl_store_load(const char *path, const char *variant, const char *want,
 		       struct sb_marl_net **out, struct sb_err *err);
 
 /* What results file path holds for variant: 0 and its inputs hash in
- * hash; 1 when the file does not exist or has no rows of the variant (a
- * caller then trains); SB_EXIT_INPUT with err when the file cannot be
+ * hash; 1 when the file does not exist, has no weights dataset (results
+ * of an older layout, whose weights were rows of points) or no rows of
+ * the variant (a caller then trains); SB_EXIT_INPUT with err when the file cannot be
  * read or is no marl training result. Checks no more than the first row:
  * sb_marl_store_load checks the rest. */
 int sb_marl_store_probe(const char *path, const char *variant, char hash[SB_MARL_HASH_LEN],

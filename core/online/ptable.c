@@ -94,8 +94,13 @@ int sb_online_ptable_load(const char *path, int *n, struct sb_err *err)
 	struct { char variant[SB_STR_LEN]; struct sb_online_game g; double *prob; } part[SB_ONLINE_PTABLE_MAX];
 
 	*n = 0;
-	if ((rc = sb_h5_read_table(path, "points", &t, &cols, err)))
-		return sb_err_set(err, SB_EXIT_INPUT, "stored policy '%s': %s", path, err->msg);
+	if ((rc = sb_h5_read_table(path, "points", &t, &cols, err))) {
+		/* not sb_err_set(err, ..., err->msg): source and destination
+		 * would overlap */
+		sb_err_prefix(err, "stored policy '%s': ", path);
+		err->code = SB_EXIT_INPUT;
+		return SB_EXIT_INPUT;
+	}
 	for (k = 0; need[k]; k++)
 		if ((col[k] = sb_table_col(&t, need[k])) < 0) {
 			rc = sb_err_set(err, SB_EXIT_INPUT, "stored policy '%s': dataset 'points' "
@@ -117,8 +122,8 @@ int sb_online_ptable_load(const char *path, int *n, struct sb_err *err)
 		M = (int)sb_table_get_int(&t, r, col[6]);
 		if ((rc = sb_online_game_init(&g, T, C, D, M, 1, sb_table_get_dbl(&t, r, col[2]),
 					      err))) {
-			rc = sb_err_set(err, SB_EXIT_INPUT, "stored policy '%s': row %zu: %s", path,
-					r, err->msg);
+			sb_err_prefix(err, "stored policy '%s': row %zu: ", path, r);
+			rc = err->code = SB_EXIT_INPUT;
 			goto out;
 		}
 		tt = (int)sb_table_get_int(&t, r, col[7]);
@@ -178,7 +183,8 @@ int sb_online_ptable_load(const char *path, int *n, struct sb_err *err)
 				goto out;
 			}
 		if ((rc = sb_online_ptable_put(part[i].variant, &part[i].g, part[i].prob, err))) {
-			rc = sb_err_set(err, SB_EXIT_INPUT, "stored policy '%s': %s", path, err->msg);
+			sb_err_prefix(err, "stored policy '%s': ", path);
+			rc = err->code = SB_EXIT_INPUT;
 			goto out;
 		}
 	}

@@ -135,6 +135,12 @@ Test(marl_store, round_trip_and_corruption)
 		write_as(&t, "points");
 		cr_assert_eq(load_err("marl", NULL, &err), SB_EXIT_INPUT);
 		cr_assert_not_null(strstr(err.msg, "no dataset 'weights'"), "%s", err.msg);
+		/* an experiment's probe trains instead of failing on such a
+		 * file (a --weights FILE of the user's stays an error) */
+		{
+			char hh[SB_MARL_HASH_LEN];
+			cr_assert_eq(sb_marl_store_probe(path, "marl", hh, &err), 1);
+		}
 		sb_table_release(&t);
 	}
 	unlink(path);

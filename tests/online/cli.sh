@@ -31,6 +31,10 @@ same_points_across_jobs online_cr
 # foreign file is bad input; a trained one evaluates through the checkers
 expect 2 "no stored policy table" -- "$SB" eval online --policy learned
 expect 2 "nosuch.h5" -- "$SB" eval online --policy learned --table "$tmp/nosuch.h5"
+# the reader's message keeps its prefix once (it was formatted from
+# err->msg into err->msg)
+printf 'not hdf5\n' > "$tmp/bad.h5"
+expect 2 "error: stored policy '$tmp/bad.h5': '$tmp/bad.h5' is not an HDF5 results file" -- "$SB" eval online --policy learned --table "$tmp/bad.h5"
 cp "$tmp/m1.h5" "$tmp/cr.h5"   # online_cr's, from the check above
 same_points_across_jobs online_learn
 expect 0 "valid: yes" -- "$SB" eval online --policy learned --table "$tmp/m1.h5" --T 10 --C 10 --D 2 --ul 2
