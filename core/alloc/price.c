@@ -55,6 +55,7 @@
  * incumbent, relative to 1 + |incumbent|.
  */
 #include "bound.h"
+#include "heap.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -101,8 +102,9 @@ struct bp {
 	struct sched *sc;
 	long nsc, sccap;
 	/* search */
-	struct node *heap;
-	long nheap, heapcap, nextid;
+	struct node *nd;  /* every node made, by id; lo == NULL once processed */
+	long nnd, ndcap;
+	struct sb_heap open;   /* open nodes: key -bound, ties to the older */
 	double inc;       /* incumbent value */
 	int has_inc;
 	long nodes;
@@ -604,45 +606,15 @@ static void offer(struct bp *b, double v)
 /* Search                                                              */
 /* ------------------------------------------------------------------ */
 
-static int node_before(const struct node *a, const struct node *b)
+static void push_node(struct bp *b, struct node nd)
 {
-	return a->bound > b->bound || (a->bound == b->bound && a->id < b->id);
-}
-
-static void heap_push(struct bp *b, struct node nd)
-{
-	long i;
-	if (b->nheap == b->heapcap) {
-		b->heapcap = b->heapcap ? 2 * b->heapcap : 64;
-		b->heap = sb_xrealloc(b->heap, (size_t)b->heapcap * sizeof *b->heap);
+	if (b->nnd == b->ndcap) {
+		b->ndcap = b->ndcap ? 2 * b->ndcap : 64;
+		b->nd = sb_xrealloc(b->nd, (size_t)b->ndcap * sizeof *b->nd);
 	}
-	nd.id = b->nextid++;
-	i = b->nheap++;
-	while (i > 0 && node_before(&nd, &b->heap[(i - 1) / 2])) {
-		b->heap[i] = b->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	b->heap[i] = nd;
-}
-
-static struct node heap_pop(struct bp *b)
-{
-	struct node top = b->heap[0], last = b->heap[--b->nheap];
-	long i = 0;
-	for (;;) {
-		long c = 2 * i + 1;
-		if (c >= b->nheap)
-			break;
-		if (c + 1 < b->nheap && node_before(&b->heap[c + 1], &b->heap[c]))
-			c++;
-		if (!node_before(&b->heap[c], &last))
-			break;
-		b->heap[i] = b->heap[c];
-		i = c;
-	}
-	if (b->nheap)
-		b->heap[i] = last;
-	return top;
+	nd.id = b->nnd;
+	b->nd[b->nnd] = nd;
+	sb_heap_push(&b->open, -nd.bound, b->nnd++);
 }
 
 static void child(struct bp *b, const struct node *nd, int l, int lo, int hi)
@@ -657,7 +629,7 @@ static void child(struct bp *b, const struct node *nd, int l, int lo, int hi)
 	memcpy(c.hi, nd->hi, (size_t)b->nl * sizeof *c.hi);
 	c.lo[l] = lo;
 	c.hi[l] = hi;
-	heap_push(b, c);
+	push_node(b, c);
 }
 
 static int closed(const struct bp *b, double bound)
@@ -1082,18 +1054,24 @@ int sb_alloc_gadget_price(const struct sb_alloc_inst *in, long nodes,
 	root.hi = SB_NEW(int, b.nl + 1);
 	for (l = 0; l < b.nl; l++)
 		root.hi[l] = b.ep.n[b.lx[l]];
-	heap_push(&b, root);
+	sb_heap_init(&b.open);
+	push_node(&b, root);
 	b.unresolved_bound = -INFINITY;
 	b.root_bound = INFINITY;
 	b.pruned_max = -INFINITY;
-	while (b.nheap && b.nodes < nodes) {
-		struct node nd = heap_pop(&b);
+	while (sb_heap_size(&b.open) && b.nodes < nodes) {
+		struct sb_heap_item it;
+		struct node nd;
+		sb_heap_pop(&b.open, &it);
+		nd = b.nd[it.val];
 		if (!pruned(&b, nd.bound)) {
 			b.nodes++;
 			rc = process(&b, &nd);
 		}
+		/* process() may have grown b.nd */
 		sb_free(nd.lo);
 		sb_free(nd.hi);
+		b.nd[it.val].lo = b.nd[it.val].hi = NULL;
 		if (rc)
 			break;
 	}
@@ -1102,8 +1080,9 @@ int sb_alloc_gadget_price(const struct sb_alloc_inst *in, long nodes,
 		  b.inc <= b.root_bound + PRICE_TOL * (1 + fabs(b.root_bound)));
 	if (!rc) {
 		double bound = b.unresolved ? b.unresolved_bound : -INFINITY;
-		for (c = 0; c < b.nheap; c++)
-			bound = sb_max(bound, b.heap[c].bound);
+		for (c = 0; c < b.nnd; c++)
+			if (b.nd[c].lo)
+				bound = sb_max(bound, b.nd[c].bound);
 		if (b.has_inc)
 			bound = sb_max(bound, b.inc);
 		/* what the closed nodes still allowed, within PRICE_TOL */
@@ -1127,11 +1106,12 @@ int sb_alloc_gadget_price(const struct sb_alloc_inst *in, long nodes,
 		}
 	}
 	out->seconds = sb_now() - t0;
-	for (c = 0; c < b.nheap; c++) {
-		sb_free(b.heap[c].lo);
-		sb_free(b.heap[c].hi);
+	for (c = 0; c < b.nnd; c++) {
+		sb_free(b.nd[c].lo);
+		sb_free(b.nd[c].hi);
 	}
-	sb_free(b.heap);
+	sb_free(b.nd);
+	sb_heap_release(&b.open);
 	for (c = 0; c < b.nsc; c++)
 		sb_free(b.sc[c].cnt);
 	sb_free(b.sc);

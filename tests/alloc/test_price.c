@@ -22,26 +22,6 @@ static double tol(double v)
 	return TOL * (1 + fabs(v));
 }
 
-/* every registered policy that fits in: checked utility <= opt */
-static void policies_below(const struct sb_alloc_inst *in, double opt, int seed)
-{
-	int np, i;
-	const struct sb_alloc_policy *const *p = sb_alloc_policies(&np);
-	for (i = 0; i < np; i++) {
-		struct sb_alloc_result r;
-		struct sb_opts o;
-		struct sb_err err;
-		struct sb_rng rng = sb_rng_stream(4, 0, 0, SB_RNG_TEST);
-		if (!sb_alloc_policy_fits(p[i], in))
-			continue;
-		sb_opts_defaults(&o, p[i]->params);
-		cr_assert_eq(sb_alloc_run(in, p[i], &o, &rng, &r, &err), 0, "%s", err.msg);
-		cr_assert_leq(r.utility, opt + tol(opt), "seed %d: %s %.9g above the optimum %.9g",
-			      seed, p[i]->name, r.utility, opt);
-		sb_alloc_result_release(&r);
-	}
-}
-
 /* One size: n instances of njob jobs on S servers of G GPUs, T slots, K
  * workers at most; GLPK's pattern form with glpk_nodes. Returns how many
  * GLPK proved optimal too. */
@@ -76,7 +56,7 @@ static int against_glpk(int njob, int S, int G, int T, int K, long glpk_nodes, i
 		if (gl.optimal)
 			both++;
 		cr_assert_leq(bp.incumbent, lp.bound + tol(lp.bound));
-		policies_below(&in, bp.incumbent, seed0 + k);
+		sb_test_alloc_every_policy(&in, bp.incumbent, 1, sb_alloc_util_name(u));
 		sb_alloc_inst_release(&in);
 	}
 	return both;
