@@ -60,8 +60,8 @@
  * leaves at its LP bound 5.4056 (pattern.c's header): root bound 5.384472,
  * dive 5.3844708, optimal at the root node, 1.75 CPU s with the policy
  * runs of its start. Other seeded instances of that size take from one
- * node to the node limit with a relative gap of about 1e-5 left (README,
- * "GADGET's configuration ILP"). Tests: tests/alloc/test_price.c.
+ * node to past 300 nodes, with relative gaps of 6e-6 to 1.2e-4 left there
+ * (README, "GADGET's configuration ILP"). Tests: tests/alloc/test_price.c.
  */
 #include "bound.h"
 #include "heap.h"
