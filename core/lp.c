@@ -460,6 +460,7 @@ struct solve_ctx {
 	double obj, bound;
 	int bound_known;
 	double *x;              /* ncols, filled when have_x */
+	double *y;              /* nrows: row duals of an optimal LP */
 	int inc_used;           /* the incumbent was accepted by GLPK */
 	int stopped;            /* enum sb_lp_stop */
 	long nodes;
@@ -598,6 +599,8 @@ static void solve_lp(struct solve_ctx *c, glp_prob *P)
 		c->have_x = 1;
 		for (j = 0; j < c->lp->ncols; j++)
 			c->x[j] = glp_get_col_prim(P, j + 1);
+		for (j = 0; j < c->lp->nrows; j++)
+			c->y[j] = glp_get_row_dual(P, j + 1);
 	} else if (st == GLP_NOFEAS) {
 		c->status = SB_LP_INFEASIBLE;
 	} else if (st == GLP_UNBND) {
@@ -836,6 +839,7 @@ int sb_lp_solve(struct sb_lp *lp, int relax, double time_limit_s,
 	c.obj = NAN;
 	c.bound = inf_bound;
 	c.x = SB_NEW(double, lp->ncols);
+	c.y = c.relax ? SB_NEW(double, lp->nrows + 1) : NULL;
 
 	/* Empty bound intervals: infeasible without asking GLPK (which would
 	 * call them an error). */
@@ -917,6 +921,10 @@ done:
 	if (c.have_x && (c.status == SB_LP_OPTIMAL || c.status == SB_LP_FEASIBLE)) {
 		res->x = c.x;
 		c.x = NULL;
+		if (c.relax && c.status == SB_LP_OPTIMAL) {
+			res->dual = c.y;
+			c.y = NULL;
+		}
 		res->obj = c.obj;
 		if (!c.bound_known)
 			c.bound = inf_bound;
@@ -943,6 +951,7 @@ done:
 		res->gap = INFINITY;
 	}
 	sb_free(c.x);
+	sb_free(c.y);
 	sb_free(c.ia);
 	sb_free(c.ja);
 	sb_free(c.ar);
@@ -957,6 +966,8 @@ void sb_lp_result_release(struct sb_lp_result *res)
 		return;
 	sb_free(res->x);
 	res->x = NULL;
+	sb_free(res->dual);
+	res->dual = NULL;
 }
 
 const char *sb_lp_status_name(int status)

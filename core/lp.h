@@ -54,6 +54,10 @@ struct sb_lp_result {
 	int ncols;
 	double *x;       /* column values of the returned solution (owned; NULL
 	                    if no solution); free with sb_lp_result_release */
+	double *dual;    /* row duals (GLPK's sign convention: reduced cost =
+	                    obj - column . dual) of an optimal LP solve (relax =
+	                    1, or a model without integers), else NULL; owned
+	                    like x */
 };
 
 /* New model; minimize = 1 for min, 0 for max. */

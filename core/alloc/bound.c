@@ -357,11 +357,18 @@ int sb_alloc_gadget_bound(const struct sb_alloc_inst *in, int relax, long nodes,
 					  "models ring-all-reduce jobs; job %d is a PS job", j);
 	if (start)
 		sb_alloc_start_init(&st, in, start);
+	if (form == SB_ALLOC_FORM_PRICE && !relax) {
+		rc = sb_alloc_gadget_price(in, nodes, start ? &st : NULL, b, err);
+		if (rc == SB_ALLOC_PATTERN_TOO_BIG)
+			rc = sb_err_set(err, SB_EXIT_INPUT, "the slot-pattern model of this instance "
+					"is too large to enumerate; use the compact one");
+		goto out;
+	}
 	if (form != SB_ALLOC_FORM_COMPACT) {
 		rc = sb_alloc_gadget_pattern(in, relax, nodes, start ? &st : NULL, b, err);
 		if (rc != SB_ALLOC_PATTERN_TOO_BIG)
 			goto out;
-		if (form == SB_ALLOC_FORM_PATTERN) {
+		if (form != SB_ALLOC_FORM_AUTO) {
 			rc = sb_err_set(err, SB_EXIT_INPUT, "the slot-pattern model of this instance "
 					"is too large to enumerate; use the compact one");
 			goto out;

@@ -56,7 +56,12 @@ int sb_alloc_bound_nodes(const struct sb_alloc_inst *in, int relax, long nodes,
  * form when its enumeration stays within its deterministic limits, else the
  * compact one; PATTERN alone is SB_EXIT_INPUT beyond them. Both have the same
  * integer optimum; the pattern LP is the tighter relaxation. */
-enum sb_alloc_form { SB_ALLOC_FORM_AUTO = 0, SB_ALLOC_FORM_COMPACT = 1, SB_ALLOC_FORM_PATTERN = 2 };
+enum sb_alloc_form { SB_ALLOC_FORM_AUTO = 0, SB_ALLOC_FORM_COMPACT = 1, SB_ALLOC_FORM_PATTERN = 2,
+		     SB_ALLOC_FORM_PRICE = 3 };
+/* PRICE: the pattern model solved by our branch-and-price (price.c), whose
+ * node bounds see each job's integrality; nodes = its node limit. Its LP
+ * (relax = 1) is the pattern form's. SB_EXIT_INPUT beyond the enumeration's
+ * limits. */
 /* start (NULL: none) is a checked run of in, e.g. sb_alloc_best_run's: its
  * schedule becomes the search's first incumbent (in the pattern form each
  * slot's layout is replaced by a kept pattern that dominates it, so the
@@ -186,5 +191,33 @@ int sb_alloc_bound_solve_from(struct sb_lp *lp, const char *model, int relax, in
 int sb_alloc_gadget_pattern(const struct sb_alloc_inst *in, int relax, long nodes,
 			    const struct sb_alloc_start *start, struct sb_alloc_bound *b,
 			    struct sb_err *err);
+/* The branch-and-price of price.c; as sb_alloc_gadget_pattern (ILP only). */
+int sb_alloc_gadget_price(const struct sb_alloc_inst *in, long nodes,
+			  const struct sb_alloc_start *start, struct sb_alloc_bound *b,
+			  struct sb_err *err);
+/* The slot patterns that pattern.c enumerates, by epoch (maximal runs of
+ * slots with the same arrived jobs). */
+struct sb_alloc_popt {
+	int k;          /* GPUs; 0 = off */
+	int local;      /* all on one server */
+	double rate;    /* worker-steps per slot */
+};
+struct sb_alloc_epochs {
+	int J, ne;
+	struct sb_alloc_popt **o;  /* per job: its options, o[j][0] = off */
+	int *no;
+	int *t0, *n, *na;          /* per epoch: first slot, slots, arrived jobs */
+	int **act;                 /* per epoch: the arrived jobs, in job order */
+	long *np;                  /* per epoch: kept patterns */
+	int **pat;                 /* per epoch: np x na option indices into o[act[i]] */
+};
+/* 0, or SB_ALLOC_PATTERN_TOO_BIG (ep then empty) beyond the enumeration's
+ * deterministic limits. */
+int sb_alloc_epochs_build(const struct sb_alloc_inst *in, struct sb_alloc_epochs *ep);
+void sb_alloc_epochs_release(struct sb_alloc_epochs *ep);
+/* The first kept pattern of epoch x that dominates start's layout in slot
+ * t (every job's rate at least the start's; under ENE no more GPUs), or -1. */
+long sb_alloc_epochs_dominating(const struct sb_alloc_epochs *ep, const struct sb_alloc_inst *in,
+				int x, const struct sb_alloc_start *st, int t);
 
 #endif

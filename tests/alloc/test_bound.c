@@ -25,32 +25,6 @@ static void small(struct sb_alloc_inst *in, int mode, int util, int njob, int S,
 	sb_test_alloc_small(in, mode, util, njob, S, G, T, K, mode == SB_ALLOC_RAR ? T : 0, seed);
 }
 
-static void every_policy(const struct sb_alloc_inst *in, double bound, int maximize,
-			 const char *what)
-{
-	int np, i;
-	const struct sb_alloc_policy *const *p = sb_alloc_policies(&np);
-	for (i = 0; i < np; i++) {
-		struct sb_alloc_result r;
-		struct sb_opts o;
-		struct sb_err err;
-		struct sb_rng rng = sb_rng_stream(3, 0, 0, SB_RNG_TEST);
-		double v;
-		if (!sb_alloc_policy_fits(p[i], in))
-			continue;
-		sb_opts_defaults(&o, p[i]->params);
-		cr_assert_eq(sb_alloc_run(in, p[i], &o, &rng, &r, &err), 0, "%s", err.msg);
-		v = maximize ? r.utility : r.flow_slots;
-		if (maximize)
-			cr_assert_leq(v, bound + TOL * (1 + fabs(bound)), "%s: %s %.9g above the bound %.9g",
-				      what, p[i]->name, v, bound);
-		else
-			cr_assert_geq(v, bound - TOL * (1 + fabs(bound)), "%s: %s %.9g below the bound %.9g",
-				      what, p[i]->name, v, bound);
-		sb_alloc_result_release(&r);
-	}
-}
-
 /* Node limit of these tests: the bound stays valid when it is hit; the
  * proven optima are counted. GADGET_NODES: the slot-pattern form of the
  * configuration ILP (core/alloc/pattern.c), which proves most of these
@@ -83,7 +57,7 @@ Test(alloc_bound, heuristics_below_gadget_ilp_below_lp)
 				cr_assert(!ilp.has_incumbent || ilp.incumbent <= ilp.bound + TOL);
 				optimal += !z && ilp.optimal;
 				total += !z;
-				every_policy(&in, ilp.bound, 1, sb_alloc_util_name(u));
+				sb_test_alloc_every_policy(&in, ilp.bound, 1, sb_alloc_util_name(u));
 				sb_alloc_inst_release(&in);
 			}
 	cr_assert_eq(total, NINST);
@@ -209,7 +183,7 @@ Test(alloc_bound, heuristics_above_pslocality_ilp_above_lp)
 				      "ILP bound %.9g below LP %.9g", ilp.bound, lp.bound);
 			optimal += ilp.optimal;
 			total++;
-			every_policy(&in, ilp.bound, 0, "jct");
+			sb_test_alloc_every_policy(&in, ilp.bound, 0, "jct");
 			sb_alloc_inst_release(&in);
 		}
 	cr_assert_geq(optimal, total * 9 / 10, "only %d of %d ILPs proven optimal", optimal, total);
