@@ -519,6 +519,18 @@ static herr_t list_cb(hid_t g, const char *name, const H5L_info_t *info, void *d
 	return 0;
 }
 
+int sb_h5_has_dataset(const char *path, const char *name, struct sb_err *err)
+{
+	hid_t f = open_file(path, err);
+	int has;
+
+	if (f < 0)
+		return SB_EXIT_INPUT;
+	has = H5Lexists(f, name, H5P_DEFAULT) > 0;
+	H5Fclose(f);
+	return has;
+}
+
 int sb_h5_list(const char *path, char (*names)[64], int max, int *n, struct sb_err *err)
 {
 	struct list_iter it = { names, max, 0 };

@@ -59,6 +59,9 @@ int sb_h5_read_table_where(const char *path, const char *dataset, int nwhere,
 			   const char *const *where, struct sb_table *t, struct sb_col **cols,
 			   struct sb_err *err);
 void sb_h5_cols_free(struct sb_col *cols);
+/* Whether the results file has a root dataset `name`: 1 or 0, or
+ * SB_EXIT_INPUT with err when the file cannot be read. */
+int sb_h5_has_dataset(const char *path, const char *name, struct sb_err *err);
 /* Names of the datasets at the root (up to max, each < 64 chars). */
 int sb_h5_list(const char *path, char (*names)[64], int max, int *n,
 	       struct sb_err *err);

@@ -229,8 +229,7 @@ int sb_marl_store_probe(const char *path, const char *variant, char hash[SB_MARL
 			struct sb_err *err)
 {
 	const struct sb_table *t;
-	char names[16][64];
-	int col[NCOL], k, n;
+	int col[NCOL], k;
 	size_t r;
 
 	hash[0] = 0;
@@ -238,12 +237,8 @@ int sb_marl_store_probe(const char *path, const char *variant, char hash[SB_MARL
 		return 1;
 	/* results of an older layout (the weights were rows of points) hold
 	 * no weights this code can read: train, as for a missing variant */
-	if (sb_h5_list(path, names, 16, &n, err))
-		return SB_EXIT_INPUT;
-	for (k = 0; k < n && strcmp(names[k], SB_MARL_STORE_DATASET); k++)
-		;
-	if (k == n)
-		return 1;
+	if ((k = sb_h5_has_dataset(path, SB_MARL_STORE_DATASET, err)) != 1)
+		return k == 0 ? 1 : k;
 	if ((k = read_weights(path, &t, err)))
 		return k;
 	if ((k = find_cols(t, path, col, err)))
