@@ -47,6 +47,17 @@ CFLAGS   += -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L $(OPT) $(WARN) 
             $(WERROR) $(SAN) $(PKG_HDF5_CFLAGS) $(SB_MPI_DEF) \
             -I. -Icore -I$(BUILD)
 LDLIBS   := -lglpk $(PKG_HDF5_LIBS) -lgsl -lgslcblas -lmetis -lm
+# GLPK, GSL and their dependencies from Debian's static archives too, when
+# every one is installed (STATIC_LIBS=0: shared): the dynamic loader then
+# maps libc, libm and METIS (which has no archive) only, and a start of
+# sb export costs about 10.7 ms of CPU instead of 16 (perf stat, 100 runs);
+# make reproduce starts sb about 900 times
+STATIC_LIBS ?= 1
+STATIC_A := $(foreach l,glpk gsl gslcblas colamd amd suitesparseconfig ltdl gmp sz aec z,\
+	$(abspath $(wildcard $(shell $(CC) -print-file-name=lib$(l).a))))
+ifeq ($(STATIC_LIBS)$(words $(STATIC_A))$(if $(HDF5_A),h),111h)
+LDLIBS   := $(HDF5_A) $(STATIC_A) -ldl -lmetis -lm
+endif
 LDFLAGS  += $(SAN)
 
 # the engine (core/*.c) and, one folder per family, everything else

@@ -35,13 +35,14 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "list", "[FAMILY|experiments|families|first]", "registered policies and experiments",
+	{ "list", "[FAMILY|experiments|families|first|after]", "registered policies and experiments",
 	  "Prints every registered policy of every family (name, role, provenance,\n"
 	  "description, citation), then every experiment (name, family, figure id,\n"
 	  "description). FAMILY prints one family's policies; `families` lists the\n"
 	  "families, `experiments` the experiments; `first` the names of the\n"
 	  "experiments whose results other experiments read, which must run before\n"
-	  "them (make reproduce runs them alone, then the rest concurrently).\n" },
+	  "them; `after` a line `EXPERIMENT FIRST` for each experiment that reads\n"
+	  "one (make reproduce starts it only when FIRST has finished).\n" },
 	{ "run", "EXPERIMENT [--quick] [--seed N] [--jobs N] [--set key=value]... [--out FILE] "
 	  "[--data-dir DIR]", "run a sweep, write one HDF5 file",
 	  "Runs every point of EXPERIMENT on N local worker processes (default: the\n"
@@ -157,17 +158,19 @@ static int cmd_list(int argc, char **argv)
 
 	if (argc > 2)
 		return bad_usage("list: unexpected '%s'", argv[2]);
-	if (what && !strcmp(what, "first")) {
+	if (what && (!strcmp(what, "first") || !strcmp(what, "after"))) {
 		e = sb_experiments(&n);
 		for (i = 0; i < n; i++)
-			if (e[i]->first)
+			if (what[0] == 'f' && sb_experiment_is_first(e[i]))
 				printf("%s\n", e[i]->name);
+			else if (what[0] == 'a' && e[i]->after)
+				printf("%s %s\n", e[i]->name, e[i]->after);
 		return 0;
 	}
 	if (what && strcmp(what, "experiments") && strcmp(what, "families") &&
 	    !sb_family_find(what)) {
 		fprintf(stderr, "error: list: unknown family '%s' (known: %s; or experiments, "
-			"families, first)\n", what, family_names(known, sizeof known));
+			"families, first, after)\n", what, family_names(known, sizeof known));
 		return SB_EXIT_INPUT;
 	}
 	if (what && !strcmp(what, "families")) {
@@ -186,7 +189,7 @@ static int cmd_list(int argc, char **argv)
 		printf("\n%-20s %-9s %-11s %s\n", "experiment", "family", "figure", "description");
 		for (int pass = 1; pass >= 0; pass--)
 			for (i = 0; i < n; i++)
-				if (!!e[i]->first == pass)
+				if (sb_experiment_is_first(e[i]) == pass)
 					printf("%-20s %-9s %-11s %s\n", e[i]->name, e[i]->family,
 					       e[i]->figure, e[i]->desc);
 	}

@@ -80,10 +80,13 @@ struct sb_experiment {
 	 * the workers or MPI ranks) and written with them in one file. */
 	const struct sb_exp_dataset *details;
 
-	/* 1: other experiments read this one's results (e.g. trained
-	 * weights), so `sb list experiments`, and make reproduce with it,
-	 * put it before every other; 0 (the default) otherwise */
-	int first;
+	/* The experiment whose results this one reads (e.g. "marl_train",
+	 * whose trained weights the marl experiments load), or NULL (the
+	 * default). That experiment is `first` (sb_experiment_is_first):
+	 * `sb list experiments` puts it before every other, and make
+	 * reproduce starts it before every other and this one only after it
+	 * has finished (`sb list after`). It must not have an `after`. */
+	const char *after;
 
 	/* Read inputs, enumerate points (c->npoints), keep state in c->state.
 	 * Must be deterministic. Returns 0 or an exit code with err. */

@@ -102,3 +102,13 @@ const char *const *sb_registry_types(int *n)
 
 SB_REGISTRY_ACCESSORS(experiment, sb_experiments)
 SB_REGISTRY_ACCESSORS(family, sb_families)
+
+int sb_experiment_is_first(const struct sb_experiment *e)
+{
+	int n, i;
+	const struct sb_experiment *const *all = sb_experiments(&n);
+	for (i = 0; i < n; i++)
+		if (all[i]->after && !strcmp(all[i]->after, e->name))
+			return 1;
+	return 0;
+}

@@ -59,6 +59,9 @@ struct sb_family;
 const struct sb_experiment *const *sb_experiments(int *n);
 const struct sb_experiment *sb_experiment_find(const char *name);
 const char *sb_experiment_file(const struct sb_experiment *e);
+/* 1 when another experiment reads this one's results (names it in its
+ * `after`), else 0. */
+int sb_experiment_is_first(const struct sb_experiment *e);
 const struct sb_family *const *sb_families(int *n);
 const struct sb_family *sb_family_find(const char *name);
 const char *sb_family_file(const struct sb_family *f);

@@ -20,6 +20,7 @@ expect 2 "not an HDF5" -- "$SB" show "$tmp/junk.h5"
 expect 0 "heft" -- "$SB" list dag
 expect 0 "dag_graphs" -- "$SB" list experiments
 expect 0 "marl_train" -- "$SB" list first
+expect 0 "marl_jct marl_train" -- "$SB" list after
 # help: for every command, from one table
 for c in list run export show eval verify-claims help; do
 	expect 0 "usage: sb $c" -- "$SB" help $c

@@ -99,6 +99,14 @@ Test(registry, experiments_well_formed)
 		}
 		for (j = 0; j < i; j++)
 			cr_assert_str_neq(e[i]->name, e[j]->name);
+		/* make reproduce waits for one level of `after` only */
+		if (e[i]->after) {
+			const struct sb_experiment *first = sb_experiment_find(e[i]->after);
+			cr_assert(first, "%s: after '%s' is not an experiment", e[i]->name, e[i]->after);
+			cr_assert_null(first->after, "%s: after '%s', which has an after itself",
+				       e[i]->name, e[i]->after);
+			cr_assert(sb_experiment_is_first(first));
+		}
 	}
 }
 

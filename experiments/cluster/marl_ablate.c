@@ -67,6 +67,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_marl_ablate = {
 	.name = "marl_ablate",
+	.after = "marl_train", /* its trained weights */
 	.desc = "ablation table: average JCT of every learned marl placer and greedy-interf, T1, load 0.7",
 	.figure = "marl-T1",
 	.family = "cluster",

@@ -72,6 +72,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_marl_agents = {
 	.name = "marl_agents",
+	.after = "marl_train", /* its trained weights */
 	.desc = "average JCT and per-decision time against the number of agents (1, 2, 4), T1, load 0.7",
 	.figure = "marl-F4",
 	.family = "cluster",

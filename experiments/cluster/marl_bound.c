@@ -119,6 +119,7 @@ out:
 
 const struct sb_experiment sb_experiment_marl_bound = {
 	.name = "marl_bound",
+	.after = "marl_train", /* its trained weights */
 	.desc = "average JCT over the LP lower bound, 40-job traces on T0 (16 GPUs)",
 	.figure = "marl-F8",
 	.family = "cluster",

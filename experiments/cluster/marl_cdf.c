@@ -74,6 +74,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_marl_cdf = {
 	.name = "marl_cdf",
+	.after = "marl_train", /* its trained weights */
 	.desc = "per-job completion times of every heuristic (JCT CDF), T1, load 0.7",
 	.figure = "marl-F2",
 	.family = "cluster",

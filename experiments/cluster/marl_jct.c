@@ -54,6 +54,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_marl_jct = {
 	.name = "marl_jct",
+	.after = "marl_train", /* its trained weights */
 	.desc = "average JCT per heuristic on T1 at load 0.7, topology and interference mode",
 	.figure = "marl-F1",
 	.family = "cluster",

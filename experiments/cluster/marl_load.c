@@ -45,6 +45,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_marl_load = {
 	.name = "marl_load",
+	.after = "marl_train", /* its trained weights */
 	.desc = "average JCT of every heuristic against load (0.5, 0.7, 0.9), T1",
 	.figure = "marl-F3",
 	.family = "cluster",

@@ -162,7 +162,6 @@ const struct sb_experiment sb_experiment_marl_train = {
 	.cols = cols,
 	.timing_cols = tcols,
 	.details = details,
-	.first = 1, /* the other marl experiments read its weights */
 	.setup = setup,
 	.run_point = run_point,
 	.teardown = sb_marl_exp_teardown,

@@ -134,6 +134,7 @@ static int run_point(struct sb_exp_ctx *c, int point, struct sb_table *out,
 
 const struct sb_experiment sb_experiment_marl_transfer = {
 	.name = "marl_transfer",
+	.after = "marl_train", /* its trained weights */
 	.desc = "the scheduler trained on T1 run on T2 and T3, against retrained and every heuristic, load 0.7",
 	.figure = "marl-F5",
 	.family = "cluster",
