@@ -56,6 +56,12 @@ if "$SB" run dag_density --quick --seed 7 --jobs 1 --out "$tmp/a.h5" 2>"$tmp/e1"
 	expect 0 "resuming, 4 of" -- "$SB" run dag_density --quick --seed 7 --jobs 2 --out "$tmp/r.h5"
 	"$SB" export "$tmp/r.h5" points --exact > "$tmp/r.txt"
 	cmp -s "$tmp/a.txt" "$tmp/r.txt" && ok || bad "resumed run differs from an uninterrupted one"
+	# ... but not by another binary file (a copy: another inode)
+	expect 1 "stopped after 4 points" -- env SB_SWEEP_STOP_AFTER=4 "$SB" run dag_density --quick --seed 7 --jobs 1 --out "$tmp/s.h5"
+	cp "$SB" "$tmp/sb-copy"
+	"$tmp/sb-copy" run dag_density --quick --seed 7 --jobs 2 --out "$tmp/s.h5" 2>"$tmp/s.err"
+	! grep -q "resuming" "$tmp/s.err" && [ -f "$tmp/s.h5" ] && ok || bad "another binary file resumed the checkpoint"
+	rm -f "$tmp/sb-copy"
 	# export --where reads the filter columns first, then only the matching
 	# rows: the same lines as filtering the whole export (string, integer
 	# and double columns, several filters, a filter matching nothing)
