@@ -469,7 +469,7 @@ static void print_cell(const struct sb_table *t, size_t r, int c, int exact)
 		printf("%lld", (long long)sb_table_get_int(t, r, c));
 		break;
 	case SB_COL_DBL:
-		printf(exact ? "%a" : "%.10g", sb_table_get_dbl(t, r, c));
+		printf(exact ? "%a" : SB_TABLE_DBL_FMT, sb_table_get_dbl(t, r, c));
 		break;
 	default: {
 		const char *s = sb_table_get_str(t, r, c);

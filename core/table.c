@@ -141,7 +141,15 @@ int sb_table_cell_is(const struct sb_table *t, size_t row, int col, const char *
 		snprintf(val, sizeof val, "%lld", (long long)sb_table_get_int(t, row, col));
 		return !strcmp(val, text);
 	}
-	return sb_table_get_dbl(t, row, col) == strtod(text, NULL);
+	/* the exact value, or the value as sb export prints it: a number
+	 * copied from that output selects its row */
+	{
+		double v = sb_table_get_dbl(t, row, col), x = strtod(text, NULL);
+		if (v == x)
+			return 1;
+		snprintf(val, sizeof val, SB_TABLE_DBL_FMT, v);
+		return strtod(val, NULL) == x;
+	}
 }
 
 void sb_table_append(struct sb_table *t, const struct sb_table *src)

@@ -43,8 +43,11 @@ void sb_table_set_str(struct sb_table *t, size_t row, const char *col, const cha
 int64_t sb_table_get_int(const struct sb_table *t, size_t row, int col);
 double sb_table_get_dbl(const struct sb_table *t, size_t row, int col);
 const char *sb_table_get_str(const struct sb_table *t, size_t row, int col);
+/* How sb export prints a double (without --exact). */
+#define SB_TABLE_DBL_FMT "%.10g"
 /* Whether cell (row, col) reads as text: a string equal to it, an integer
- * printed as it (%lld), a double equal to strtod(text) (`sb export --where`). */
+ * printed as it (%lld), a double whose value or printed value
+ * (SB_TABLE_DBL_FMT, read back) equals strtod(text) (`sb export --where`). */
 int sb_table_cell_is(const struct sb_table *t, size_t row, int col, const char *text);
 /* Append all rows of src (same schema). */
 void sb_table_append(struct sb_table *t, const struct sb_table *src);

@@ -32,8 +32,13 @@ set border 3
 set tics nomirror
 set key noenhanced
 set termoption noenhanced
-# data source helper: export a dataset with optional --where filters
-data(ds, where) = sprintf("< %s export %s %s %s", SB, RESULTS, ds, where)
+# data sources: a dataset of RESULTS as `sb export` prints it, with
+# optional --where filters, exported once per figure (plots/data.sh):
+# data("summary", "--where policy=x") in a plot command, and EXPORT in a
+# command line, e.g. system(sprintf("%s points | awk ...", EXPORT)); it
+# reads SB, RESULTS and OUT from the environment, as this file does
+EXPORT = "sh plots/data.sh"
+data(ds, where) = sprintf("< %s %s %s", EXPORT, ds, where)
 # Each figure is drawn once, to OUT.pdf, and plots/render.gp makes OUT.png
 # from that PDF: the data are read once (each `sb export` is a process) and
 # the PNG is the same drawing as the report's PDF. A script with a fixed

@@ -79,6 +79,25 @@ if "$SB" run dag_density --quick --seed 7 --jobs 1 --out "$tmp/a.h5" 2>"$tmp/e1"
 		bad "export --where p=$p --where rep=0 differs from filtering the whole export"
 	"$SB" export "$tmp/a.h5" points --exact --where policy=nosuch > "$tmp/w1.txt"
 	head -1 "$tmp/all.txt" | cmp -s - "$tmp/w1.txt" && ok || bad "export --where matching no row is not the header alone"
+	# the plot scripts' plots/data.sh (one export per figure, filtered by
+	# awk) prints what sb export prints, for the same filters
+	here_top=$(cd "$here/.." && pwd)
+	pd() { SB="$SB" RESULTS="$tmp/a.h5" OUT="$tmp/fig" sh "$here_top/plots/data.sh" "$@"; }
+	"$SB" export "$tmp/a.h5" points > "$tmp/d0.txt"
+	pol=$(awk 'NR == 2 { print $2 }' "$tmp/d0.txt")
+	p=$(awk 'NR == 2 { print $(NF - 1) }' "$tmp/d0.txt")
+	for w in "" "--where policy=$pol" "--where p=$p --where rep=0" "--where policy=nosuch"; do
+		# shellcheck disable=SC2086
+		"$SB" export "$tmp/a.h5" points $w > "$tmp/d1.txt"
+		# shellcheck disable=SC2086
+		pd points $w > "$tmp/d2.txt"
+		cmp -s "$tmp/d1.txt" "$tmp/d2.txt" && ok || bad "plots/data.sh points $w differs from sb export"
+	done
+	[ -f "$tmp/fig.data/points" ] && ok || bad "plots/data.sh kept no export of the figure"
+	expect 2 "has no column 'nosuch'" -- pd points --where nosuch=1
+	expect 2 "expected --where" -- pd points policy=x
+	expect 1 "cannot open results" -- env SB="$SB" RESULTS="$tmp/none.h5" OUT="$tmp/fig2" sh "$here_top/plots/data.sh" points
+	[ ! -e "$tmp/fig2.data/points" ] && ok || bad "plots/data.sh kept a failed export"
 	expect 2 "dataset 'points' has no column 'nosuch'" -- "$SB" export "$tmp/a.h5" points --where nosuch=1
 	expect 2 "expected col=value" -- "$SB" export "$tmp/a.h5" points --where nosuch
 	# verify-claims: a claim whose rows are missing fails and the next is

@@ -302,6 +302,27 @@ static void fill(struct sb_table *t)
 		}
 }
 
+Test(core, table_cell_is_matches_text_as_sb_export_prints_it)
+{
+	struct sb_table t;
+	size_t k;
+	fill(&t);
+	k = sb_table_add(&t);
+	sb_table_set_str(&t, k, "policy", "p");
+	sb_table_set_int(&t, k, "rep", 4);
+	sb_table_set_dbl(&t, k, "makespan", 0.1 + 0.2); /* 0.30000000000000004 */
+	cr_assert(sb_table_cell_is(&t, k, 0, "p"));
+	cr_assert_not(sb_table_cell_is(&t, k, 0, "p "));
+	cr_assert(sb_table_cell_is(&t, k, 1, "4"));
+	cr_assert_not(sb_table_cell_is(&t, k, 1, "4.0"), "an integer by its text");
+	cr_assert(sb_table_cell_is(&t, k, 2, "0.30000000000000004"), "the exact value");
+	cr_assert(sb_table_cell_is(&t, k, 2, "0.3"), "the value as sb export prints it");
+	cr_assert(sb_table_cell_is(&t, k, 2, "0.30"));
+	cr_assert_not(sb_table_cell_is(&t, k, 2, "0.3000000001"));
+	cr_assert_not(sb_table_cell_is(&t, 0, 2, "0.3"));
+	sb_table_release(&t);
+}
+
 Test(core, hdf5_round_trip_and_atomic_write)
 {
 	struct sb_table t, u;

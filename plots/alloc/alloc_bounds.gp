@@ -12,7 +12,7 @@ set boxwidth 0.8
 set xtics rotate by 45 right
 # histograms do not autoscale to their error bars: the top of the axis is
 # the highest mean + CI of the summary, so no whisker is cut off
-ytop = real(system(sprintf("%s export %s summary --where model=gadget | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{h=$c[\"gap_ci95\"];if(h!=h)h=0;v=$c[\"gap_mean\"]+h;if(v>x)x=v}END{print (x>0?x*1.08:1)}'", SB, RESULTS)))
+ytop = real(system(sprintf("%s summary --where model=gadget | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{h=$c[\"gap_ci95\"];if(h!=h)h=0;v=$c[\"gap_mean\"]+h;if(v>x)x=v}END{print (x>0?x*1.08:1)}'", EXPORT)))
 set yrange [0:ytop]
 set key top left
 utils = "exc ene fair"

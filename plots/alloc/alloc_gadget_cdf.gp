@@ -7,7 +7,7 @@ pols = "gadget-r gadget-pd gadget-nolocality fifo drf tetris optimus tiresias fi
 # jobs per (objective, policy), from the summary's counts
 array NJ[27]
 do for [u=1:3] { do for [i=1:9] {
-  NJ[(u-1)*9+i] = real(system(sprintf("%s export %s summary --where util=%s --where policy=%s | awk 'NR==1{for(k=1;k<=NF;k++)c[$k]=k;next}{print $c[\"n\"]}'", SB, RESULTS, word(utils,u), word(pols,i))))
+  NJ[(u-1)*9+i] = real(system(sprintf("%s summary --where util=%s --where policy=%s | awk 'NR==1{for(k=1;k<=NF;k++)c[$k]=k;next}{print $c[\"n\"]}'", EXPORT, word(utils,u), word(pols,i))))
 } }
 set xlabel "job completion time (h, log scale)"
 set logscale x

@@ -6,7 +6,7 @@
 # script opens its PDF itself. Rounding reconstructed.
 load "plots/style.gp"
 ks = "1 1.5 2 lnm"
-shape = real(system(sprintf("%s export %s points | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}NR==2{print $c[\"shape\"]}'", SB, RESULTS)))
+shape = real(system(sprintf("%s points | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}NR==2{print $c[\"shape\"]}'", EXPORT)))
 set terminal pdfcairo size 13,5 font "DejaVu Sans,9"
 set output OUT.".pdf"
 set multiplot layout 1,2 margins 0.07, 0.97, 0.13, 0.86 spacing 0.08 title "PS-locality: randomized rounding of the LP, before repair (reconstructed)"

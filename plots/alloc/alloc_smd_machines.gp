@@ -14,7 +14,7 @@ ci(x) = x == x ? x : 0
 all = "smd smd-oblivious optimus drf fifo tetris srtf smd-myopic-opt"
 # the policies with rows (Myopic-OPT is left out with --set myopic=0, as at
 # QUICK size); each keeps its colour from its place in `all`
-have = system(sprintf("%s export %s summary | awk 'NR>1{print $2}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+have = system(sprintf("%s summary | awk 'NR>1{print $2}' | sort -u | tr '\\n' ' '", EXPORT))
 pols = ""
 do for [i=1:words(all)] { if (strstrt(" ".have, " ".word(all,i)." ") > 0) { pols = pols." ".word(all,i) } }
 lti(x) = sum [i=1:words(all)] (word(all,i) eq x ? i : 0)

@@ -10,7 +10,7 @@ ms = "resnet-50 vgg-16 inception-bn dssm"
 ws = "8 8 9 9"
 # rows with a DL2 measurement: none when config_speed.txt is absent (synthetic
 # fallback), and then only the WFBP model can be drawn
-ndl2 = int(system(sprintf("%s export %s points | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}$c[\"dl2_rel\"]!=\"nan\"{n++}END{print n+0}'", SB, RESULTS)))
+ndl2 = int(system(sprintf("%s points | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}$c[\"dl2_rel\"]!=\"nan\"{n++}END{print n+0}'", EXPORT)))
 note = ndl2 > 0 ? "" : " - no DL2 speed table (see make data): WFBP model only"
 set terminal pdfcairo size 12,8 font "DejaVu Sans,9"
 set output OUT.".pdf"

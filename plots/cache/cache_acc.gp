@@ -5,7 +5,7 @@
 # Cora with its real features when cora.content was supplied). Measured
 # accuracy of real training runs, not a model. Opens its PDF itself.
 load "plots/style.gp"
-graphs = system(sprintf("%s export %s summary | awk 'NR>1 && !s[$1]++ {print $1}' | tr '\\n' ' '", SB, RESULTS))
+graphs = system(sprintf("%s summary | awk 'NR>1 && !s[$1]++ {print $1}' | tr '\\n' ' '", EXPORT))
 orders = "shuffle po-1 po-4 po-16"
 ng = words(graphs)
 wpx = ng > 1 ? 560*ng : 800

@@ -5,7 +5,7 @@
 # Exact counts from trace replay: uniform shuffle order (PO-K not built
 # yet), 1 machine x 4 GPUs in one NVLink group, caches sharded v mod 4.
 load "plots/style.gp"
-graphs = system(sprintf("%s export %s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+graphs = system(sprintf("%s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 pols = "none static-degree-rep static-degree presampled fifo lru lfu clock"
 ng = words(graphs)
 set logscale x

@@ -11,11 +11,11 @@ set boxwidth 0.18
 set key top left font ",8"
 set yrange [0:*]
 set xrange [-0.5:3.5]
-graphs = system(sprintf("%s export %s timing | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+graphs = system(sprintf("%s timing | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 pols = "fifo clock lru lfu"
 set xtics ("fifo" 0, "clock" 1, "lru" 2, "lfu" 3)
 # median, first and third quartile of ns_per_req per (graph, policy)
-q(g, p) = sprintf("< %s export %s timing --where graph=%s --where policy=%s | awk 'NR>1{print $4}' | sort -g | awk 'BEGIN {print \"median q1 q3\"} {a[NR]=$1} END {n=NR; m=(n%%2)?a[(n+1)/2]:(a[n/2]+a[n/2+1])/2; print m, a[int((n+3)/4)], a[int((3*n+1)/4)]}'", SB, RESULTS, g, p)
+q(g, p) = sprintf("< %s timing --where graph=%s --where policy=%s | awk 'NR>1{print $4}' | sort -g | awk 'BEGIN {print \"median q1 q3\"} {a[NR]=$1} END {n=NR; m=(n%%2)?a[(n+1)/2]:(a[n/2]+a[n/2+1])/2; print m, a[int((n+3)/4)], a[int((3*n+1)/4)]}'", EXPORT, g, p)
 ng = words(graphs)
 plot for [g=1:ng] for [i=1:words(pols)] q(word(graphs,g), word(pols,i)) \
        using (i - 1 + (g - (ng + 1) / 2.0) * 0.2):1:2:3:(0.18) with boxerrorbars lc g dt 1 title (i == 1 ? word(graphs,g) : "")

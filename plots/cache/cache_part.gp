@@ -7,7 +7,7 @@
 # replication factor and replica-aware expectation are in the results).
 # Two panels, so this script opens its PDF itself.
 load "plots/style.gp"
-graphs = system(sprintf("%s export %s summary --where P=4 | awk 'NR>1 && !s[$1]++ {print $1}' | tr '\\n' ' '", SB, RESULTS))
+graphs = system(sprintf("%s summary --where P=4 | awk 'NR>1 && !s[$1]++ {print $1}' | tr '\\n' ' '", EXPORT))
 set terminal pdfcairo size 13,5.6 font "DejaVu Sans,9"
 set output OUT.".pdf"
 set multiplot layout 1,2 title "Partitioners, P = 4 machines: remote traffic of one sampled epoch (fan-outs 5,10,15; exact counts from the trace)"

@@ -11,7 +11,7 @@ set logscale x 2
 set xrange [0.4:100]
 set xtics ("shuffle" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "64" 64)
 set key outside right top
-graphs = system(sprintf("%s export %s points | awk 'NR>1 && !s[$1]++ {print $1}' | tr '\\n' ' '", SB, RESULTS))
+graphs = system(sprintf("%s points | awk 'NR>1 && !s[$1]++ {print $1}' | tr '\\n' ' '", EXPORT))
 # K = 0 (shuffle) is drawn at K = 1/2 on the log axis
 kx(k) = k > 0 ? k : 0.5
 plot for [i=1:words(graphs)] data("points", "--where policy=fifo --where graph=".word(graphs,i)) \

@@ -8,7 +8,7 @@
 # black bar the epoch time (the busiest resource). One panel per graph.
 # Opens its PDF itself.
 load "plots/style.gp"
-graphs = system(sprintf("%s export %s points | awk 'NR>1 && !s[$1]++ {print $1}' | tr '\\n' ' '", SB, RESULTS))
+graphs = system(sprintf("%s points | awk 'NR>1 && !s[$1]++ {print $1}' | tr '\\n' ' '", EXPORT))
 stages = "t_sample t_gather t_net t_rpc t_h2d t_compute"
 names = "sampling(CPU) gather(CPU) network RPC-latency PCIe GPU"
 ng = words(graphs)

@@ -6,7 +6,7 @@
 # the part a cache changes. Cache: 5% of |V| in total; shuffle order; nodes on machine
 # v mod P (no partitioner yet).
 load "plots/style.gp"
-graphs = system(sprintf("%s export %s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+graphs = system(sprintf("%s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 cfgs = "1x1 1x4 2x4"
 ng = words(graphs)
 set style data histograms

@@ -7,7 +7,7 @@ set logscale x
 set ylabel "average JCT (s, log scale; mean over workloads)"
 set logscale y
 set key outside right top
-pols = system(sprintf("%s export %s summary | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+pols = system(sprintf("%s summary | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", EXPORT))
 plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using "b_out_gbps":"jct_mean_mean" with linespoints lt i title word(pols,i)
 call "plots/render.gp"

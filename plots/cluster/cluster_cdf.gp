@@ -7,7 +7,7 @@ set ylabel "fraction of jobs"
 set logscale x
 set yrange [0:1]
 set key outside right top
-pols = system(sprintf("%s export %s summary | awk 'NR>1 {print $1}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+pols = system(sprintf("%s summary | awk 'NR>1 {print $1}' | sort -u | tr '\\n' ' '", EXPORT))
 plot for [i=1:words(pols)] data("points", "--where policy=".word(pols,i)) \
        using "jct":(1.0) smooth cnormal with lines title word(pols,i)
 call "plots/render.gp"

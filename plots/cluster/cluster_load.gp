@@ -13,7 +13,7 @@ set bars small
 # lower error bar: a log axis cannot show a mean minus a CI at or below 0;
 # such bars are cut at a tenth of the mean
 lo(m, c) = m - c > m / 10 ? m - c : m / 10
-pols = system(sprintf("%s export %s summary | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+pols = system(sprintf("%s summary | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", EXPORT))
 plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using "load":"jct_mean_mean":(lo(column("jct_mean_mean"), column("jct_mean_ci95"))):(column("jct_mean_mean") + column("jct_mean_ci95")) \
        with yerrorlines lt i title word(pols,i)

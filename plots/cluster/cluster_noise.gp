@@ -11,8 +11,8 @@ set key outside right top
 set bars small
 # a log axis cannot show a mean minus a CI at or below 0: such bars are cut at a tenth of the mean
 lo(m, c) = m - c > m / 10 ? m - c : m / 10
-pols = system(sprintf("%s export %s summary | awk 'NR>1 && $2 !~ /^asrpt-oracle/ {print $2}' | sort -u | tr '\\n' ' '", SB, RESULTS))
-oracle(f) = sprintf("< %s export %s summary | awk 'NR == 1 || ($2 ~ /^asrpt-oracle/ && %s)' | sort -g -k1,1", SB, RESULTS, f)
+pols = system(sprintf("%s summary | awk 'NR>1 && $2 !~ /^asrpt-oracle/ {print $2}' | sort -u | tr '\\n' ' '", EXPORT))
+oracle(f) = sprintf("< %s summary | awk 'NR == 1 || ($2 ~ /^asrpt-oracle/ && %s)' | sort -g -k1,1", EXPORT, f)
 plot oracle("$2 !~ /dispatch=1/") using "sigma":"jct_mean_mean":(lo(column("jct_mean_mean"), column("jct_mean_ci95"))):(column("jct_mean_mean") + column("jct_mean_ci95")) \
        with yerrorlines lt 4 lw 3 title "asrpt-oracle+kl, D0 (noisy)", \
      oracle("$2 ~ /dispatch=1/") using "sigma":"jct_mean_mean":(lo(column("jct_mean_mean"), column("jct_mean_ci95"))):(column("jct_mean_mean") + column("jct_mean_ci95")) \

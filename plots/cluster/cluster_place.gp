@@ -10,7 +10,7 @@ set logscale x 2
 set xrange [1.5:20]
 set yrange [0:*]
 set key outside right top
-pols = system(sprintf("%s export %s summary | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+pols = system(sprintf("%s summary | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", EXPORT))
 plot for [i=1:words(pols)] data("summary", "--where placer=".word(pols,i)) \
        using "gpus":"excess_mean":"excess_ci95" with yerrorlines lt i title word(pols,i)
 call "plots/render.gp"

@@ -8,7 +8,7 @@ set xlabel "mean active jobs per decision (log scale)"
 set ylabel "microseconds per decision (log scale)"
 set logscale xy
 set key outside right top
-pols = system(sprintf("%s export %s summary | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+pols = system(sprintf("%s summary | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", EXPORT))
 plot for [i=1:words(pols)] data("timing", "--where policy=".word(pols,i)) \
        using "active_mean":"us_per_decision" smooth unique with linespoints lt i title word(pols,i)
 call "plots/render.gp"

@@ -10,7 +10,7 @@
 load "plots/style.gp"
 pols = "agents+marl agents+marl-single agents+greedy-interf"
 n = words(pols)
-dec(p) = sprintf("< %s export %s timing --where policy=%s | awk 'NR == 1 { print \"agents us\"; next } { s[$9] += $8; k[$9]++ } END { for (a in s) print a, s[a] / k[a] }' | sort -n", SB, RESULTS, p)
+dec(p) = sprintf("< %s timing --where policy=%s | awk 'NR == 1 { print \"agents us\"; next } { s[$9] += $8; k[$9]++ } END { for (a in s) print a, s[a] / k[a] }' | sort -n", EXPORT, p)
 set terminal pdfcairo size 11,4.5 font "DejaVu Sans,9"
 set output OUT.".pdf"
 set multiplot layout 1,2 title "Number of agents on T1, load 0.7 (marl.md setting, reconstructed)"

@@ -2,7 +2,7 @@
 # on held-out sampled co-location states of T1; the diagonal is a perfect
 # prediction. MAPE (held-out) in the title.
 call "plots/style.gp" "6" "6"
-mape = system(sprintf("%s export %s points --where kind=summary | awk 'NR==2 {for (i = 1; i <= NF; i++) if (h[i] == \"mape\") print $i} NR==1 {for (i = 1; i <= NF; i++) h[i] = $i}'", SB, RESULTS))
+mape = system(sprintf("%s points --where kind=summary | awk 'NR==2 {for (i = 1; i <= NF; i++) if (h[i] == \"mape\") print $i} NR==1 {for (i = 1; i <= NF; i++) h[i] = $i}'", EXPORT))
 set title sprintf("Learned slowdown model on held-out states (T1): MAPE %.2f%% (ours, marl.md 3.8)", mape + 0)
 set xlabel "true slowdown S"
 set ylabel "predicted slowdown S^"

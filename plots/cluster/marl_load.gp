@@ -9,7 +9,7 @@ set key outside right top
 set xrange [0.43:0.97]
 set yrange [0:*]
 set xtics (0.5, 0.7, 0.9)
-pols = system(sprintf("%s export %s summary | awk 'NR>1 {print $1}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+pols = system(sprintf("%s summary | awk 'NR>1 {print $1}' | sort -u | tr '\\n' ' '", EXPORT))
 n = words(pols)
 plot for [i=1:n] data("summary", "--where policy=".word(pols,i)) \
        using (column("load") + 0.008 * (i - (n + 1) / 2.0)):"jct_mean_mean":"jct_mean_ci95" \

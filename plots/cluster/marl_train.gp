@@ -12,7 +12,7 @@ set key top left
 set yrange [0:*]
 curve(v) = data("points", "--where kind=curve --where variant=".v)
 # running mean of the last 16 episodes (fewer at the start)
-runmean(v) = sprintf("< %s export %s points --where kind=curve --where variant=%s | awk 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; print \"episode mean\"; next } { x = $h[\"jct_mean\"]; s += x; q[NR] = x; if (NR > 17) s -= q[NR - 16]; k = NR - 1 < 16 ? NR - 1 : 16; print $h[\"episode\"], s / k }'", SB, RESULTS, v)
+runmean(v) = sprintf("< %s points --where kind=curve --where variant=%s | awk 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; print \"episode mean\"; next } { x = $h[\"jct_mean\"]; s += x; q[NR] = x; if (NR > 17) s -= q[NR - 16]; k = NR - 1 < 16 ? NR - 1 : 16; print $h[\"episode\"], s / k }'", EXPORT, v)
 plot curve("marl") using "episode":"jct_mean" with lines lt 1 lw 0.6 title "PPO (marl), per episode", \
      runmean("marl") using "episode":"mean" with lines lt 1 lw 3 title "PPO, running mean of 16", \
      curve("marl-a2c") using "episode":"jct_mean" with lines lt 2 lw 0.6 title "A2C (marl-a2c), per episode", \

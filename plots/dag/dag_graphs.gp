@@ -4,13 +4,13 @@
 # y axis so that ~50 of them stay readable; the paper's own partitioners
 # (CP, MITE, ICP, DFS, BatchSplit) in one colour, the baselines in another.
 load "plots/style.gp"
-graphs = system(sprintf("%s export %s summary | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+graphs = system(sprintf("%s summary | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 ng = words(graphs)
-npol = int(system(sprintf("%s export %s summary | awk 'NR>1{print $2}' | sort -u | wc -l", SB, RESULTS)))
+npol = int(system(sprintf("%s summary | awk 'NR>1{print $2}' | sort -u | wc -l", EXPORT)))
 # "policy mean lo hi group" sorted by mean; group 1: a partitioner of the
 # paper, 2: a baseline
-rows(g) = sprintf("< %s export %s summary --where instance=%s | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{m=$c[\"speedup_hashfifo_mean\"];h=$c[\"speedup_hashfifo_ci95\"];if(h!=h)h=0;lo=m-h;if(lo<0)lo=0;p=$c[\"policy\"];split(p,a,\"+\");grp=(a[1]~/^(cp|mite|icp|dfs|batchsplit)$/)?1:2;print p,m,lo,m+h,grp}' | sort -k2,2g", SB, RESULTS, g)
-xmax = real(system(sprintf("%s export %s summary | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{h=$c[\"speedup_hashfifo_ci95\"];if(h!=h)h=0;v=$c[\"speedup_hashfifo_mean\"]+h;if(v>x)x=v}END{print x*1.05}'", SB, RESULTS)))
+rows(g) = sprintf("< %s summary --where instance=%s | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{m=$c[\"speedup_hashfifo_mean\"];h=$c[\"speedup_hashfifo_ci95\"];if(h!=h)h=0;lo=m-h;if(lo<0)lo=0;p=$c[\"policy\"];split(p,a,\"+\");grp=(a[1]~/^(cp|mite|icp|dfs|batchsplit)$/)?1:2;print p,m,lo,m+h,grp}' | sort -k2,2g", EXPORT, g)
+xmax = real(system(sprintf("%s summary | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{h=$c[\"speedup_hashfifo_ci95\"];if(h!=h)h=0;v=$c[\"speedup_hashfifo_mean\"]+h;if(v>x)x=v}END{print x*1.05}'", EXPORT)))
 set xlabel "speed-up over Hash+FIFO (x)"
 set xrange [0:xmax]
 set yrange [-1:npol + 3]   # room above the best policy for the key

@@ -7,7 +7,7 @@ set xlabel "ops (log scale)"
 set logscale xy
 set format y "%g"
 set key top left font ",7"
-pols = system(sprintf("%s export %s timing | awk 'NR>1{print $2}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+pols = system(sprintf("%s timing | awk 'NR>1{print $2}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 set ylabel "partitioning time (s)"
 plot for [i=1:words(pols)] data("timing", "--where policy=".word(pols,i)) \
        using "ops":(column("part_seconds") > 0 ? column("part_seconds") : 1e-6) with points title word(pols,i)

@@ -7,7 +7,7 @@ set xlabel "U/L (log scale)"
 set ylabel "max OPT / E[ALG] (log scale)"
 set logscale xy
 set key outside right top
-pols = system(sprintf("%s export %s points | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+pols = system(sprintf("%s points | awk 'NR>1 {print $2}' | sort -u | tr '\\n' ' '", EXPORT))
 plot for [i=1:words(pols)] data("points", "--where policy=".word(pols,i)) \
        using "ul":"cr" with linespoints lt i title word(pols,i), \
      data("points", "--where policy=zcl") using "ul":"ln_bound" with lines lt 8 dt 2 title "1 + ln(U/L)"

@@ -11,7 +11,7 @@
 # (d) F3 (learned): empirical CR (max over staircases, random inputs, hall
 #     of fame and a best response aimed at each policy) vs U/L.
 load "plots/style.gp"
-uls = system(sprintf("%s export %s points --where kind=iter --where variant=learned | awk 'NR>1 {print $3}' | sort -g -u | tr '\\n' ' '", SB, RESULTS))
+uls = system(sprintf("%s points --where kind=iter --where variant=learned | awk 'NR>1 {print $3}' | sort -g -u | tr '\\n' ' '", EXPORT))
 UL = word(uls, words(uls))
 set terminal pdfcairo size 12,8.8 font "DejaVu Sans,9"
 set output OUT.".pdf"
@@ -48,7 +48,7 @@ set xlabel "U/L (log scale)"
 set ylabel "max OPT / E[ALG] (log scale)"
 set logscale xy
 set key top left
-pols = system(sprintf("%s export %s points --where kind=cr | awk 'NR>1 {print $23}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+pols = system(sprintf("%s points --where kind=cr | awk 'NR>1 {print $23}' | sort -u | tr '\\n' ' '", EXPORT))
 plot for [i=1:words(pols)] data("points", "--where kind=cr --where policy=".word(pols,i)) \
        using "ul":"cr" with linespoints lt i title word(pols,i), \
      data("points", "--where kind=cr --where policy=zcl") using "ul":"proven" with lines lt 8 dt 2 title "1 + ln(U/L)"

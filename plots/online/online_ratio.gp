@@ -11,7 +11,7 @@
 #     a proven ratio; 1 + ln(U/L) drawn for scale only.
 # One multiplot; the script opens its PDF itself.
 load "plots/style.gp"
-pols = system(sprintf("%s export %s points | awk 'NR>1 {print $3}' | sort -u | tr '\\n' ' '", SB, RESULTS))
+pols = system(sprintf("%s points | awk 'NR>1 {print $3}' | sort -u | tr '\\n' ' '", EXPORT))
 set terminal pdfcairo size 16.5,5.2 font "DejaVu Sans,9"
 set output OUT.".pdf"
 set multiplot layout 1,3 title "Online policies on small items (unit demands, C = 10), large items (demands 1-2, C = 4) and K = 2 resource types (C = 4 + 4, demands 1-2 per type)"

@@ -5,8 +5,8 @@
 # (2BW's copies, GPipe's re-computation, DP's overlap) can go below 1 in
 # the left panel: OPT does not bound them. SPP-R = our reconstruction.
 load "plots/style.gp"
-wide(v) = sprintf("< %s export %s summary | sh scripts/pivot planner layers %s", SB, RESULTS, v)
-ncol = int(system(sprintf("%s export %s summary | sh scripts/pivot planner layers ratio_opt_mean | head -1 | wc -w", SB, RESULTS)))
+wide(v) = sprintf("< %s summary | sh scripts/pivot planner layers %s", EXPORT, v)
+ncol = int(system(sprintf("%s summary | sh scripts/pivot planner layers ratio_opt_mean | head -1 | wc -w", EXPORT)))
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 noborder

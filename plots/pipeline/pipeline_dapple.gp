@@ -5,8 +5,8 @@
 # synchronously. Plans that do not fit the 16 GB GPUs are left out.
 # Simulated with DAPPLE's cost constants, not the paper's testbed.
 load "plots/style.gp"
-models = system(sprintf("%s export %s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
-topos = system(sprintf("%s export %s points | awk 'NR>1{print $3}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+models = system(sprintf("%s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
+topos = system(sprintf("%s points | awk 'NR>1{print $3}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 pls = "dp dp-overlap dapple dapple-hpgo pipedream"
 nm = words(models)
 nt = words(topos)

@@ -2,18 +2,18 @@
 # of every planner against the number of GPUs of seeded random irregular
 # topologies, BERT-48 and GNMT-16, M = 16. Simulated.
 load "plots/style.gp"
-models = system(sprintf("%s export %s summary | awk 'NR>1{print $2}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
-pls = system(sprintf("%s export %s summary | awk 'NR>1{print $3}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+models = system(sprintf("%s summary | awk 'NR>1{print $2}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
+pls = system(sprintf("%s summary | awk 'NR>1{print $3}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 nm = words(models)
 # a planner's line type from its place among all planners, so that its
 # colour is the same in every panel
 lti(x) = sum [i=1:words(pls)] (word(pls,i) eq x ? i : 0)
 # per model, the planners with at least one feasible plan (a series without
 # one would be an empty plot) and those without, named under the panel
-okpls(m) = system(sprintf("%s export %s summary --where model=%s | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}$c[\"speedup_mean\"]!=\"nan\" && !s[$3]++{print $3}' | tr '\n' ' '", SB, RESULTS, m))
-nopls(m) = system(sprintf("%s export %s summary --where model=%s | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{a[$3]=a[$3]||($c[\"speedup_mean\"]!=\"nan\");if(!($3 in o)){o[$3]=n++;k[n-1]=$3}}END{for(i=0;i<n;i++)if(!a[k[i]])printf \"%%s \",k[i]}'", SB, RESULTS, m))
+okpls(m) = system(sprintf("%s summary --where model=%s | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}$c[\"speedup_mean\"]!=\"nan\" && !s[$3]++{print $3}' | tr '\n' ' '", EXPORT, m))
+nopls(m) = system(sprintf("%s summary --where model=%s | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{a[$3]=a[$3]||($c[\"speedup_mean\"]!=\"nan\");if(!($3 in o)){o[$3]=n++;k[n-1]=$3}}END{for(i=0;i<n;i++)if(!a[k[i]])printf \"%%s \",k[i]}'", EXPORT, m))
 # topologies per size: with one (a QUICK run) there is no interval to draw
-reps = int(system(sprintf("%s export %s summary | awk 'NR>1 && $4>m {m=$4} END {print m+0}'", SB, RESULTS)))
+reps = int(system(sprintf("%s summary | awk 'NR>1 && $4>m {m=$4} END {print m+0}'", EXPORT)))
 set logscale x 2
 set xlabel "GPUs (random irregular topologies, log scale)"
 set ylabel "speed-up over 1 GPU"

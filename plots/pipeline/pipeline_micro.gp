@@ -1,16 +1,16 @@
 # pipeplan-F3: iteration time of every planner against the number of
 # microbatches at a fixed global batch, on T-a. Simulated.
 load "plots/style.gp"
-models = system(sprintf("%s export %s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
-pls = system(sprintf("%s export %s points | awk 'NR>1{print $5}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+models = system(sprintf("%s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
+pls = system(sprintf("%s points | awk 'NR>1{print $5}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 nm = words(models)
 # a planner's line type from its place among all planners (same colour in
 # every panel); per model, the planners with at least one plan that fits
 # (a series without one would be an empty plot) and those without, named
 # under the panel
 lti(x) = sum [i=1:words(pls)] (word(pls,i) eq x ? i : 0)
-okpls(m) = system(sprintf("%s export %s points --where model=%s --where fits=1 | awk 'NR>1 && !s[$5]++{print $5}' | tr '\n' ' '", SB, RESULTS, m))
-nopls(m) = system(sprintf("%s export %s points --where model=%s | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{a[$5]=a[$5]||($c[\"fits\"]==1);if(!($5 in o)){o[$5]=n++;k[n-1]=$5}}END{for(i=0;i<n;i++)if(!a[k[i]])printf \"%%s \",k[i]}'", SB, RESULTS, m))
+okpls(m) = system(sprintf("%s points --where model=%s --where fits=1 | awk 'NR>1 && !s[$5]++{print $5}' | tr '\n' ' '", EXPORT, m))
+nopls(m) = system(sprintf("%s points --where model=%s | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{a[$5]=a[$5]||($c[\"fits\"]==1);if(!($5 in o)){o[$5]=n++;k[n-1]=$5}}END{for(i=0;i<n;i++)if(!a[k[i]])printf \"%%s \",k[i]}'", EXPORT, m))
 set logscale x 2
 set xlabel "microbatches M (log scale)"
 set ylabel "iteration time (s)"

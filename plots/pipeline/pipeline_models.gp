@@ -4,9 +4,9 @@
 # the planner found no plan that fits the GPUs. Simulated; not comparable
 # with the paper's testbed numbers.
 load "plots/style.gp"
-topos = system(sprintf("%s export %s points | awk 'NR>1{print $3}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+topos = system(sprintf("%s points | awk 'NR>1{print $3}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 nt = words(topos)
-wide(t) = sprintf("< %s export %s points --where topo=%s --where fits=1 | sh scripts/pivot model planner speedup", SB, RESULTS, t)
+wide(t) = sprintf("< %s points --where topo=%s --where fits=1 | sh scripts/pivot model planner speedup", EXPORT, t)
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 noborder   # (dashed bar borders from the line types read badly)
@@ -20,12 +20,12 @@ do for [t=1:nt] {
   set title word(topos,t)
   # which planners found no fitting plan for which model (their bars are
   # missing), said in the panel rather than left to the caption
-  nofit = system(sprintf("%s export %s points --where topo=%s --where fits=0 | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{printf \"%%s%%s on %%s\", n++?\", \":\"\", $c[\"planner\"], $c[\"model\"]}'", SB, RESULTS, word(topos,t)))
+  nofit = system(sprintf("%s points --where topo=%s --where fits=0 | awk 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{printf \"%%s%%s on %%s\", n++?\", \":\"\", $c[\"planner\"], $c[\"model\"]}'", EXPORT, word(topos,t)))
   unset label 1
   if (strlen(nofit) > 0) {
     set label 1 "no bar = no plan fits the GPUs' memory: ".nofit at graph 0.01, graph 0.97 left front font ",7"
   }
-  ncol = int(system(sprintf("%s export %s points --where topo=%s | sh scripts/pivot model planner speedup | head -1 | wc -w", SB, RESULTS, word(topos,t))))
+  ncol = int(system(sprintf("%s points --where topo=%s | sh scripts/pivot model planner speedup | head -1 | wc -w", EXPORT, word(topos,t))))
   plot for [c=2:ncol] wide(word(topos,t)) using c:xtic(1) title columnheader(c) lt (c-1)
 }
 unset multiplot

@@ -4,14 +4,14 @@
 # schedule, GPipe, GPipe with re-computation and 1F1B. Hollow points: the
 # plan does not fit the 16 GB GPUs under that schedule. Simulated.
 load "plots/style.gp"
-models = system(sprintf("%s export %s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+models = system(sprintf("%s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 scheds = "early-backward gpipe gpipe-recompute 1f1b"
 # line types: early-backward and 1f1b often coincide exactly, so they get
 # different dashes (solid blue under dashed purple) and both stay visible
 lts = "1 2 3 5"
 nm = words(models)
 # " sched1 sched2 " of the schedules of model m with rows fits=f
-fits_of(m, f) = " ".system(sprintf("%s export %s points --where model=%s --where fits=%d | awk 'NR==1{for(i=1;i<=NF;i++)if($i==\"schedule\")c=i;next}{print $c}' | sort -u | tr '\\n' ' '", SB, RESULTS, m, f))
+fits_of(m, f) = " ".system(sprintf("%s points --where model=%s --where fits=%d | awk 'NR==1{for(i=1;i<=NF;i++)if($i==\"schedule\")c=i;next}{print $c}' | sort -u | tr '\\n' ' '", EXPORT, m, f))
 set logscale x 2
 set xlabel "microbatches M (log scale)"
 set key top left font ",8"

@@ -2,9 +2,9 @@
 # that ran it) against layers (64 GPUs) and against GPUs (100 layers or the
 # largest run), every planner.
 load "plots/style.gp"
-pls = system(sprintf("%s export %s timing | awk 'NR>1{print $5}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
-maxg = system(sprintf("%s export %s timing | awk 'NR>1{print $3}' | sort -n | tail -1", SB, RESULTS))
-maxl = system(sprintf("%s export %s timing | awk 'NR>1{print $4}' | sort -n | tail -1", SB, RESULTS))
+pls = system(sprintf("%s timing | awk 'NR>1{print $5}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
+maxg = system(sprintf("%s timing | awk 'NR>1{print $3}' | sort -n | tail -1", EXPORT))
+maxl = system(sprintf("%s timing | awk 'NR>1{print $4}' | sort -n | tail -1", EXPORT))
 set logscale xy
 set format y "%g"
 set autoscale xfix

@@ -4,8 +4,8 @@
 # figures' grid; above 1 the uneven partition is faster. Simulated under
 # the early-backward schedule with the project's cost model.
 call "plots/style.gp" "8" "5"
-pairs = sprintf("< %s export %s points | awk 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; print \"model planner ratio\"; next } $h[\"partition\"] == \"planner\" { t = $h[\"iter_time\"]; next } $h[\"partition\"] == \"even\" { print $h[\"model\"], $h[\"planner\"], $h[\"iter_time\"] / t }'", SB, RESULTS)
-models = system(sprintf("%s export %s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+pairs = sprintf("< %s points | awk 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; print \"model planner ratio\"; next } $h[\"partition\"] == \"planner\" { t = $h[\"iter_time\"]; next } $h[\"partition\"] == \"even\" { print $h[\"model\"], $h[\"planner\"], $h[\"iter_time\"] / t }'", EXPORT)
+models = system(sprintf("%s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 idx(m) = sum [k=1:words(models)] (word(models,k) eq m ? k : 0)
 set xrange [0.5:words(models)+0.5]
 set xtics () 

@@ -3,7 +3,7 @@
 # device hierarchy and hidden size; the analytic crossover b*s = 3h (dashed)
 # and the factor-1.5 band around it. Cost model: bytes + 0.05 FLOPs.
 call "plots/style.gp" "9" "5"
-hs = system(sprintf("%s export %s points | awk 'NR>1{print $1\":\"$3}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+hs = system(sprintf("%s points | awk 'NR>1{print $1\":\"$3}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 set title "ILP optimum: tensor-parallel share vs tokens per hidden size"
 set xlabel "b*s / h (log scale)"
 set ylabel "weight bytes read split (tensor parallel)"

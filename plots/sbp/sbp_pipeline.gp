@@ -2,7 +2,7 @@
 # and the bubble fraction against microbatches M, for OneFlow's buffer
 # sizes, GPipe and 1F1B (actor DES, balanced stages F 1 ms, B 2 ms).
 load "plots/style.gp"
-Ss = system(sprintf("%s export %s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+Ss = system(sprintf("%s points | awk 'NR>1{print $1}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 ks = "oneflow gpipe 1f1b"
 set logscale x 2
 set xlabel "microbatches M (log scale)"

@@ -3,7 +3,7 @@
 # Tic labels "model (hierarchy)": an @ in enhanced text is a phantom box
 # and swallowed the separator.
 call "plots/style.gp" "11" "5"
-pls = system(sprintf("%s export %s points | awk 'NR>1{print $5}' | awk '!s[$0]++' | tr '\\n' ' '", SB, RESULTS))
+pls = system(sprintf("%s points | awk 'NR>1{print $5}' | awk '!s[$0]++' | tr '\\n' ' '", EXPORT))
 set title "SBP planners against the ILP optimum"
 set ylabel "cost / ILP optimum"
 set style data histogram

@@ -6,7 +6,7 @@
 # the commit rate to aim for (adsp.md §6.6).
 load "plots/style.gp"
 ci(x) = x == x ? x : 0
-best = system(sprintf("%s export %s summary --where kind=sweep | awk 'NR > 1 && (b == \"\" || $5 < v) { b = $2; v = $5 } END { print b }'", SB, RESULTS)) + 0
+best = system(sprintf("%s summary --where kind=sweep | awk 'NR > 1 && (b == \"\" || $5 < v) { b = $2; v = $5 } END { print b }'", EXPORT)) + 0
 set bars small
 set terminal pdfcairo size 11,4.5 font "DejaVu Sans,9"
 set output OUT.".pdf"
