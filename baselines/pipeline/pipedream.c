@@ -104,6 +104,8 @@ static const struct sb_param params[] = {
  * levels an (N+1) x N table of the lower level's optima. */
 #define PD_MAX_STATES_FLAT 20000
 #define PD_MAX_STATES_TWO 4096
+/* Most doubles of the lower level's precomputed pair terms (128 MB). */
+#define PD_MAX_PAIR_TERMS ((size_t)1 << 24)
 
 /* One cell of a DP row: the best time of range (r, j) on m+1 workers. */
 struct cell {
@@ -130,6 +132,8 @@ struct level {
 	int final;
 	const double *comp;   /* (N+1) x N from the level below, NULL: states */
 	const int *inner;     /* (N+1) x N most GPUs of a stage inside a range */
+	const double *pair;   /* per ancestor pair e (k, j): pair_terms(), nw
+			       * each, or NULL: computed in solve_row */
 };
 
 /* Cumulative sums of range (r, j): C, P or Act (INFINITY: j < r). */
@@ -159,12 +163,47 @@ static double ceil_ratio(int a, int q)
 	return a <= 0 ? 0 : ceil((double)a / q);
 }
 
+/* The terms of a last stage (k+1, j) that do not depend on the row r:
+ * out[q] for q = 1 .. nw-1 its time on q workers, out[0] its (act + P)
+ * for the memory test, or INFINITY when the range is empty. The lower
+ * level is solved for every row, so solve_plan computes these once per
+ * pair (level.pair); the arithmetic is the same either way. */
+static void pair_terms(const struct pd *d, const struct level *v, int k, int j, double *out)
+{
+	const struct sb_pipeline_states *st = d->st;
+	double C = range_comp(d, v, k + 1, j), P, act, Ok, Oj;
+	int in, q, N = d->N;
+
+	out[0] = INFINITY;
+	if (C == INFINITY)
+		return;
+	P = range(d, st->params, k + 1, j, 1);
+	act = range(d, st->stash, k + 1, j, d->b);
+	in = range_inner(d, v, k + 1, j);
+	Ok = d->b * st->out_act[k];
+	Oj = d->b * st->out_act[j];
+	out[0] = act + P;
+	for (q = 1; q < v->nw; q++) {
+		double last = (C + 4.0 * (q - 1) * P / (v->bw * q)) / q;
+		if (d->ours) {
+			last = sb_max(last, 2.0 * Ok / (v->bw * q));
+		} else if (d->ratio > 0) {
+			last = sb_max(last, 2.0 * Ok / (v->bw * q) / d->ratio);
+			if (j < N - 1)
+				last = sb_max(last, 2.0 * Oj / (v->bw * q) / d->ratio);
+		}
+		if (d->rcap && q * in > d->rcap)
+			last = INFINITY;
+		out[q] = last;
+	}
+}
+
 /* Row r of one level into row[j * nw + m]. */
 static void solve_row(const struct pd *d, const struct level *v, int r, struct cell *row)
 {
 	const struct sb_pipeline_states *st = d->st;
 	int N = d->N, nw = v->nw, j, m, k, q, e;
-	double *lastq;
+	double *buf;
 
 	for (e = 0; e < N * nw; e++) {
 		row[e].t = INFINITY;
@@ -191,7 +230,7 @@ static void solve_row(const struct pd *d, const struct level *v, int r, struct c
 	}
 	if (v->final && r > 0)
 		return;
-	lastq = SB_NEW(double, nw + 1);
+	buf = SB_NEW(double, nw + 1);
 	/* Upstream loops m, j, k, m'; for one (j, m) the candidates come in
 	 * the same (k, m') order with j outermost, and every row[k] (k < j)
 	 * is final by then, so this order gives the same optimum and the same
@@ -206,33 +245,23 @@ static void solve_row(const struct pd *d, const struct level *v, int r, struct c
 				hi = mid;
 		}
 		for (e = lo; e < st->anc_off[j + 1]; e++) {
-			double C, P, act, Ok, Oj;
+			const double *lastq;
+			double actp;
 			int in;
 			k = st->anc_idx[e];
 			/* upstream also skips the k preceding state r-1; they come
 			 * before r - 1 in the topological order, so k >= r already
 			 * excludes them */
-			C = range_comp(d, v, k + 1, j);
-			if (C == INFINITY)
-				continue;
-			P = range(d, st->params, k + 1, j, 1);
-			act = range(d, st->stash, k + 1, j, d->b);
-			in = range_inner(d, v, k + 1, j);
-			Ok = d->b * st->out_act[k];
-			Oj = d->b * st->out_act[j];
-			for (q = 1; q < nw; q++) {
-				double last = (C + 4.0 * (q - 1) * P / (v->bw * q)) / q;
-				if (d->ours) {
-					last = sb_max(last, 2.0 * Ok / (v->bw * q));
-				} else if (d->ratio > 0) {
-					last = sb_max(last, 2.0 * Ok / (v->bw * q) / d->ratio);
-					if (j < N - 1)
-						last = sb_max(last, 2.0 * Oj / (v->bw * q) / d->ratio);
-				}
-				if (d->rcap && q * in > d->rcap)
-					last = INFINITY;
-				lastq[q] = last;
+			if (v->pair) {
+				lastq = v->pair + (size_t)e * nw;
+			} else {
+				pair_terms(d, v, k, j, buf);
+				lastq = buf;
 			}
+			actp = lastq[0];
+			if (actp == INFINITY)
+				continue;
+			in = range_inner(d, v, k + 1, j);
 			for (m = 1; m < nw; m++) {
 				struct cell *best = &row[j * nw + m];
 				for (q = 1; q <= m; q++) {
@@ -243,7 +272,7 @@ static void solve_row(const struct pd *d, const struct level *v, int r, struct c
 					if (!(lastq[q] < best->t) || !(prev->t < best->t))
 						continue;
 					if (v->memcap > 0 &&
-					    (act + P) * ceil_ratio(nw - (m + 1), q) > v->memcap)
+					    actp * ceil_ratio(nw - (m + 1), q) > v->memcap)
 						continue;
 					pt = sb_max(prev->t, lastq[q]);
 					if (best->t > pt) {
@@ -257,7 +286,7 @@ static void solve_row(const struct pd *d, const struct level *v, int r, struct c
 			}
 		}
 	}
-	sb_free(lastq);
+	sb_free(buf);
 }
 
 /* A stage of one level's solution: states (r, j) on w workers. */
@@ -423,7 +452,7 @@ static int pd_solve(const struct sb_pmodel *m, const struct sb_pipeline_states *
 	struct pd d;
 	struct level lo, hi;
 	struct cell *row = NULL, *top = NULL;
-	double *U = NULL;
+	double *U = NULL, *pair = NULL;
 	int *inner = NULL, *cut = NULL, *nrep = NULL, *gpus = SB_NEW(int, t->n);
 	struct seg *tops = NULL, *sub = NULL;
 
@@ -445,6 +474,16 @@ static int pd_solve(const struct sb_pmodel *m, const struct sb_pipeline_states *
 		lo.bw = level_bw(t, 1);
 		lo.d = 1;
 		lo.memcap = ours || memc ? t->mem : 0;
+		/* the lower level's pair terms, once for its N+1 rows (2.3 M
+		 * doubles for GNMT-16's 1,495 states; up to PD_MAX_PAIR_TERMS,
+		 * else computed in every row as the top level does) */
+		if ((size_t)st.anc_off[N] * g <= PD_MAX_PAIR_TERMS) {
+			pair = SB_NEW(double, (size_t)st.anc_off[N] * g + 1);
+			for (j = 0; j < N; j++)
+				for (s = st.anc_off[j]; s < st.anc_off[j + 1]; s++)
+					pair_terms(&d, &lo, st.anc_idx[s], j, pair + (size_t)s * g);
+			lo.pair = pair;
+		}
 		/* every row of the lower level: a range's optimum on one server */
 		U = SB_NEW(double, (size_t)(N + 1) * N);
 		inner = SB_NEW(int, (size_t)(N + 1) * N);
@@ -557,6 +596,7 @@ out:
 	sb_free(row);
 	sb_free(top);
 	sb_free(U);
+	sb_free(pair);
 	sb_free(inner);
 	sb_free(cut);
 	sb_free(nrep);
