@@ -53,8 +53,9 @@ LDLIBS   := -lglpk $(PKG_HDF5_LIBS) -lgsl -lgslcblas -lmetis -lm
 # sb export costs about 10.7 ms of CPU instead of 16 (perf stat, 100 runs);
 # make reproduce starts sb about 900 times
 STATIC_LIBS ?= 1
-STATIC_A := $(foreach l,glpk gsl gslcblas colamd amd suitesparseconfig ltdl gmp sz aec z,\
-	$(abspath $(wildcard $(shell $(CC) -print-file-name=lib$(l).a))))
+STATIC_DIR := $(dir $(realpath $(shell $(CC) -print-file-name=libglpk.a)))
+STATIC_A := $(if $(STATIC_DIR),$(foreach l,glpk gsl gslcblas colamd amd suitesparseconfig ltdl gmp sz aec z,\
+	$(wildcard $(STATIC_DIR)lib$(l).a)))
 ifeq ($(STATIC_LIBS)$(words $(STATIC_A))$(if $(HDF5_A),h),111h)
 LDLIBS   := $(HDF5_A) $(STATIC_A) -ldl -lmetis -lm
 endif
