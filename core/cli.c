@@ -265,6 +265,11 @@ static int cmd_run(int argc, char **argv)
 
 	if (argc < 2)
 		return bad_usage("%s", "run needs an experiment name");
+	/* a stored result never depends on a time limit, which is only a
+	 * safety net here: count CPU seconds, which a paused or loaded
+	 * machine does not spend (a full run failed at alloc_smd_machines
+	 * after it had been stopped for 45 min) */
+	sb_lp_set_clock(SB_LP_CPU);
 	e = sb_experiment_find(argv[1]);
 	if (!e)
 		return bad_usage("unknown experiment '%s' (see 'sb list experiments')", argv[1]);

@@ -401,6 +401,8 @@ struct cbdata {
 	long node_limit;     /* 0: none */
 	long iter_limit;     /* 0: none */
 	long nodes;          /* subproblems selected so far */
+	double cpu_deadline; /* sb_cpu_now() past which the search stops
+			      * (SB_LP_CPU); 0: GLPK's own time limit */
 	int hit;             /* enum sb_lp_stop of a limit the callback hit */
 };
 
@@ -409,6 +411,11 @@ static void mip_callback(glp_tree *T, void *info)
 	struct cbdata *cb = info;
 	int p = glp_ios_best_node(T);
 
+	if (cb->cpu_deadline > 0 && sb_cpu_now() > cb->cpu_deadline) {
+		cb->hit = SB_LP_STOP_TIME;
+		glp_ios_terminate(T);
+		return;
+	}
 	if (p) {
 		double b = glp_ios_node_bound(T, p);
 		if (fabs(b) < DBL_MAX) {
@@ -448,7 +455,8 @@ struct solve_ctx {
 	int relax;
 	double time_limit;
 	double mip_gap;
-	double t0;
+	double t0;              /* sb_now() at the start */
+	double cpu0;            /* sb_cpu_now() at the start */
 	const double *inc;      /* checked incumbent (our indexing) or NULL */
 	double *inc1;           /* the same, 1-based for glp_ios_heur_sol */
 	/* 1-based matrix for glp_load_matrix */
@@ -469,9 +477,28 @@ struct solve_ctx {
 	char fail_msg[200];
 };
 
+/* The clock of time limits (sb_lp_set_clock); forked workers inherit it. */
+static enum sb_lp_clock lp_clock = SB_LP_WALL;
+
+void sb_lp_set_clock(enum sb_lp_clock clock)
+{
+	lp_clock = clock;
+}
+
+double sb_lp_now(void)
+{
+	return lp_clock == SB_LP_CPU ? sb_cpu_now() : sb_now();
+}
+
+/* GLPK's time limit (tm_lim, wall milliseconds) for the time left; with
+ * the CPU clock none (INT_MAX): GLPK cannot read that clock, and the MIP
+ * callback stops the search instead. */
 static int ms_left(const struct solve_ctx *c)
 {
-	double left = c->time_limit - (sb_now() - c->t0);
+	double left;
+	if (lp_clock == SB_LP_CPU)
+		return INT_MAX;
+	left = c->time_limit - (sb_now() - c->t0);
 	double ms = left * 1000.0;
 	if (ms < 1.0)
 		return 1;
@@ -632,6 +659,8 @@ static void solve_mip(struct solve_ctx *c, glp_prob *P)
 		io.br_tech = GLP_BR_PCH;
 	cb.node_limit = lp->par.node_limit;
 	cb.iter_limit = lp->par.iter_limit;
+	if (lp_clock == SB_LP_CPU)
+		cb.cpu_deadline = c->cpu0 + c->time_limit;
 	io.cb_func = mip_callback;
 	io.cb_info = &cb;
 	/* GLPK's MIP presolver (about twice as fast on our scheduling models)
@@ -836,6 +865,7 @@ int sb_lp_solve(struct sb_lp *lp, int relax, double time_limit_s,
 	c.time_limit = time_limit_s;
 	c.mip_gap = mip_gap;
 	c.t0 = sb_now();
+	c.cpu0 = sb_cpu_now();
 	c.obj = NAN;
 	c.bound = inf_bound;
 	c.x = SB_NEW(double, lp->ncols);

@@ -77,6 +77,20 @@ int sb_lp_nrows(const struct sb_lp *lp);
  * search as its first incumbent; it is checked against the rows first and
  * ignored when infeasible (the reason is then in sb_lp_warning(lp)). */
 void sb_lp_set_incumbent(struct sb_lp *lp, const double *x);
+/* The clock that time limits count, for every later solve of this process
+ * (forked workers inherit it): SB_LP_WALL, the default, for a user's
+ * budget (sb eval); SB_LP_CPU, this process's CPU seconds, which sb run
+ * sets: there every time limit is a safety net, and a paused or loaded
+ * machine must not trip it. GLPK's own clock is wall time, so with
+ * SB_LP_CPU a simplex runs without a time limit (its iteration limit, if
+ * any, holds) and a MIP search stops at the first callback past the limit
+ * (stopped = SB_LP_STOP_TIME, as before). */
+enum sb_lp_clock { SB_LP_WALL, SB_LP_CPU };
+void sb_lp_set_clock(enum sb_lp_clock clock);
+/* Seconds on that clock: for a caller whose time limit covers more than
+ * one solve (model building, retries). */
+double sb_lp_now(void);
+
 /* Solve. relax = 1 solves the LP relaxation (integrality dropped).
  * time_limit_s > 0 is required. mip_gap: relative gap tolerance (0 for
  * exact). Returns 0 (status in res) or SB_EXIT_RUN with err filled. */

@@ -7,6 +7,8 @@
 #include <criterion/redirect.h>
 
 #include <math.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <signal.h>
 #include <string.h>
 
@@ -262,6 +264,40 @@ Test(lp, time_limit_is_honest)
 	sb_lp_result_release(&rl);
 	sb_lp_free(lp);
 	free(w);
+}
+
+/* With the CPU clock (sb run's), a MIP search stops at its limit of CPU
+ * seconds and says so; a pause, which spends none, does not count: the
+ * solve runs in a child that is stopped (SIGSTOP) for 0.6 s of its 0.4 s
+ * limit, and still spends 0.4 s of CPU before it stops. */
+Test(lp, cpu_clock_limit_ignores_a_pause)
+{
+	int status;
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		double cap[5], *w, c0;
+		struct sb_lp *lp = hard_knapsack(60, 5, 7, &w, cap);
+		struct sb_lp_result r;
+		struct sb_err err;
+		sb_lp_set_clock(SB_LP_CPU);
+		c0 = sb_cpu_now();
+		if (sb_lp_solve(lp, 0, 0.4, 0, &r, &err))
+			_exit(3);
+		if (r.status == SB_LP_OPTIMAL)
+			_exit(0);   /* proven before the limit: nothing to tell */
+		_exit(r.stopped == SB_LP_STOP_TIME && sb_cpu_now() - c0 >= 0.4 &&
+		      r.seconds >= 0.9 ? 0 : 1);
+	}
+	usleep(50000);
+	kill(pid, SIGSTOP);
+	usleep(600000);
+	kill(pid, SIGCONT);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status), "the solving child died");
+	cr_assert_eq(WEXITSTATUS(status), 0, "the search stopped before 0.4 s of CPU, or "
+		     "did not say time (exit %d)", WEXITSTATUS(status));
 }
 
 /* A node limit is work, not time: the same model stops at the same place

@@ -30,7 +30,7 @@
  * per-server order). The solve stops on a deterministic node limit
  * (`nodes`) and uses its incumbent; without one (or on a flat cluster) the
  * epoch falls back to FIFO with the run's placer, which is as deterministic
- * as the limit. A GLPK failure, or a solve stopped by the wall-clock safety
+ * as the limit. A GLPK failure, or a solve stopped by the time-limit safety
  * net, fails the run (sb_cluster_sim_fail): its answer would depend on the
  * machine's load. Non-preemptive.
  */
@@ -232,7 +232,7 @@ static int solve(struct myopic *mc, struct sb_csim *s, const int *wj, int m, int
 	} else if (res.stopped == SB_LP_STOP_TIME) {
 		/* the answer would depend on the machine's load */
 		sb_cluster_sim_fail(s, "myopic-ilp: the solve for %d waiting jobs stopped on "
-				    "its 600 s wall-clock safety net after %ld nodes (node "
+				    "its 600 s time-limit safety net after %ld nodes (node "
 				    "limit %ld)", m, res.nodes, mc->nodes);
 		rc = -2;
 	} else if (res.x && (res.status == SB_LP_OPTIMAL || res.status == SB_LP_FEASIBLE)) {

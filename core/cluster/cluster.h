@@ -250,7 +250,7 @@ void sb_cluster_sim_start_on(struct sb_csim *s, int j, const int *gpus);
 void sb_cluster_sim_preempt(struct sb_csim *s, int j);
 void sb_cluster_sim_wake(struct sb_csim *s, double t);
 /* From a scheduler hook: the policy cannot decide (e.g. its solver failed
- * or stopped on a wall-clock safety net), so the run fails with this
+ * or stopped on a time-limit safety net), so the run fails with this
  * message (SB_EXIT_RUN) after the hook returns; nothing is recorded. */
 void sb_cluster_sim_fail(struct sb_csim *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

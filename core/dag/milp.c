@@ -910,7 +910,7 @@ static void budget_left(struct sb_dag_milp_opts *b, const struct sb_dag_milp_opt
 		b->node_limit = sb_max(1.0, (double)(o->node_limit - nodes));
 	if (o->iter_limit > 0)
 		b->iter_limit = sb_max(1.0, (double)(o->iter_limit - iters));
-	b->time_limit = sb_max(tl - (sb_now() - t0), 1e-3);
+	b->time_limit = sb_max(tl - (sb_lp_now() - t0), 1e-3);
 }
 
 /* The node and iteration limits of o are budgets for the whole call, and
@@ -926,7 +926,7 @@ static int milp_solve(const struct sb_dag_inst *in, const struct sb_dag_milp_opt
 	struct bs_info info;
 	int n = in->g.n, rc = 0;
 	long nodes = 0, iters = 0;
-	double tl, t0 = sb_now(), cap = INFINITY;
+	double tl, t0 = sb_lp_now(), w0 = sb_now(), cap = INFINITY;
 	const char *model = exact ? "exact-send" : "relaxed-send";
 
 	memset(&w, 0, sizeof w);
@@ -994,7 +994,7 @@ static int milp_solve(const struct sb_dag_inst *in, const struct sb_dag_milp_opt
 	res->nodes = nodes;
 	res->iters = iters;
 out:
-	res->seconds = sb_now() - t0;
+	res->seconds = sb_now() - w0;
 	warm_release(&w);
 	mdl_release(&m);
 	return rc;

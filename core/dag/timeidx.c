@@ -25,7 +25,7 @@ int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
 	double total = 0, cp;
 	struct sb_lp *lp = NULL;
 	int *ri = NULL, cc, ncap = 0, nn;
-	double *rv = NULL, t0 = sb_now();
+	double *rv = NULL, t0 = sb_now(), l0 = sb_lp_now();
 	char name[64];
 
 	memset(res, 0, sizeof *res);
@@ -139,7 +139,7 @@ int sb_dag_time_indexed(const struct sb_dag_inst *in, int nproc, int horizon,
 		}
 	/* the time limit covers building the model too */
 	rc = sb_lp_solve(lp, 0, sb_max((o && o->time_limit > 0 ? o->time_limit : 60) -
-				       (sb_now() - t0), 1e-3),
+				       (sb_lp_now() - l0), 1e-3),
 			 o ? o->mip_gap : 0, res, err);
 	res->seconds = sb_now() - t0;
 	if (rc)

@@ -20,7 +20,7 @@
  * deterministic node limit. An instance whose optimum is not proven, and
  * a plan outside the MILP's space (several copies, re-computation, its
  * own linearisation or another M), is declined (ratio 0, never the
- * worst, counted); a solve stopped by the wall-clock safety net fails the
+ * worst, counted); a solve stopped by the time-limit safety net fails the
  * run; a simulated time below the optimum is an error (a bug in the
  * planner, simulator, checker or MILP). Ratio = iteration time / optimum.
  */
@@ -194,7 +194,7 @@ static int optimum(const struct sb_pipeline_problem *pb, int overlap, double *op
 		return rc;
 	if (res.stopped == SB_LP_STOP_TIME)
 		rc = sb_err_set(err, SB_EXIT_RUN, "pipeline adversary: the MILP stopped at its "
-				"wall-clock safety net of %g s", TIME_LIMIT);
+				"time-limit safety net of %g s", TIME_LIMIT);
 	*proven = res.status == SB_LP_OPTIMAL;
 	*opt = res.obj;
 	sb_pipeline_milp_result_release(&res);

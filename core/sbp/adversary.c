@@ -19,7 +19,7 @@
  * The reference is the assignment ILP (core/sbp/ilp.c), exact when GLPK
  * proves it: a deterministic node limit; an instance whose optimum is not
  * proven within it is declined (ratio 0, never the worst, counted), and a
- * solve stopped by its wall-clock safety net fails the run. The ratio is
+ * solve stopped by its time-limit safety net fails the run. The ratio is
  * the plan's objective (node and boxing costs) over the optimum's; every
  * plan, the optimum's included, goes through sb_sbp_check, and a plan
  * below the optimum is an error (a bug in the planner, ILP or checker).
@@ -145,7 +145,7 @@ static int cost(const struct sb_sbp_graph *g, const struct sb_sbp_planner *p,
 		rc = sb_sbp_ilp(g, &io, sig, &res, err);
 		if (!rc && res.stopped == SB_LP_STOP_TIME)
 			rc = sb_err_set(err, SB_EXIT_RUN, "sbp adversary: the ILP stopped at its "
-					"wall-clock safety net of %g s", TIME_LIMIT);
+					"time-limit safety net of %g s", TIME_LIMIT);
 		if (!rc && res.status != SB_LP_OPTIMAL)
 			*proven = 0;
 		if (!rc && *proven)

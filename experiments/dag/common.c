@@ -142,10 +142,10 @@ int sb_dag_exp_no_time_stop(const struct sb_exp_ctx *c, int point, const char *m
 	if (lr->stopped != SB_LP_STOP_TIME)
 		return 0;
 	return sb_err_set(err, SB_EXIT_RUN,
-			  "%s: point %d: the %s stopped at its wall-clock safety net (%s = "
-			  "%g s) after %ld nodes and %ld simplex iterations, before its "
-			  "deterministic limit: its result would depend on the machine's "
-			  "load and is not stored (raise %s or lower %s)", c->exp->name, point,
+			  "%s: point %d: the %s stopped at its time-limit safety net (%s = "
+			  "%g CPU s) after %ld nodes and %ld simplex iterations, before its "
+			  "deterministic limit: its result would depend on the machine's speed "
+			  "and is not stored (raise %s or lower %s)", c->exp->name, point,
 			  model, time_param, sb_opts_get(&c->opts, time_param), lr->nodes,
 			  lr->iters, time_param, limit_param);
 }

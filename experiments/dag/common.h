@@ -68,7 +68,7 @@ int sb_dag_exp_layered(const struct sb_exp_ctx *c, struct sb_dag_inst *in,
 		      int levels, double p, uint64_t inst_key, struct sb_err *err);
 
 /* 0, or SB_EXIT_RUN when a GLPK solve of point `point` stopped at its
- * wall-clock safety net (param time_param) before its deterministic limit
+ * time-limit safety net (param time_param) before its deterministic limit
  * (param limit_param): such a row would depend on the machine and its
  * load, so it is never stored. */
 int sb_dag_exp_no_time_stop(const struct sb_exp_ctx *c, int point, const char *model,

@@ -5,7 +5,7 @@
  * simulator optimum (Sends as pure delays), so ratio_milp >= 1 for every
  * policy. GLPK stops at a node limit (deterministic: the bound it proved
  * is used, and the status says so, never "optimal"); a solve that reaches
- * the wall-clock safety net first fails the run instead of storing a row
+ * the time-limit safety net first fails the run instead of storing a row
  * that depends on the machine.
  */
 #include "dag/bound.h"
@@ -23,8 +23,8 @@ static const struct sb_param params[] = {
 	{ "devices", 4, 2, 8, 1, "devices (two speed classes)" },
 	{ "edge_p", 0.3, 0.01, 1, 0, "edge probability" },
 	{ "node_limit", 200000, 1, 1e9, 1, "branch-and-bound nodes per MILP (deterministic limit)" },
-	{ "time_limit", 120, 0.1, 3600, 0, "wall-clock safety net per MILP, model building "
-	  "included (s; a run that hits it fails rather than store a machine-dependent row)" },
+	{ "time_limit", 120, 0.1, 3600, 0, "time-limit safety net per MILP, model building "
+	  "included (CPU s; a run that hits it fails rather than store a machine-dependent row)" },
 	{ NULL, 0, 0, 0, 0, NULL },
 };
 

@@ -32,8 +32,8 @@ static const struct sb_param params[] = {
 	 * bit-identical), and the ones that cannot end give up sooner */
 	{ "ti_iters", 10000, 1, 1e9, 1, "simplex iterations of the time-indexed model "
 	  "(deterministic limit)" },
-	{ "ti_limit", 300, 0.1, 3600, 0, "wall-clock safety net of the time-indexed model, "
-	  "model building included (s; a run that hits it fails rather than store a "
+	{ "ti_limit", 300, 0.1, 3600, 0, "time-limit safety net of the time-indexed model, "
+	  "model building included (CPU s; a run that hits it fails rather than store a "
 	  "machine-dependent row)" },
 	{ "ti_max_vars", 8000, 0, 1e7, 1, "solve the time-indexed model only up to this many binaries" },
 	{ NULL, 0, 0, 0, 0, NULL },

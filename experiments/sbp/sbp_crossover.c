@@ -7,7 +7,7 @@
  * `side` marks the points well inside either region (b s < 2h, b s > 4.5h:
  * a factor 1.5 around 3h) for the claims. The ILP's branch-and-bound
  * nodes are in `points` (deterministic), its wall time in `timing`; a
- * solve that reaches the wall-clock safety net fails the run rather than
+ * solve that reaches the time-limit safety net fails the run rather than
  * store a machine-dependent row.
  */
 #include "exp.h"

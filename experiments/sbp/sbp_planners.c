@@ -4,7 +4,7 @@
  * and the hierarchy 2x4. Every plan passes the legality checker first;
  * ratio_opt >= 1 by construction when the ILP is proven optimal
  * (ilp_status records it). The ILP's wall time is in `timing`; a solve
- * that reaches the wall-clock safety net fails the run.
+ * that reaches the time-limit safety net fails the run.
  */
 #include "exp.h"
 #include "lp.h"
