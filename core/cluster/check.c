@@ -354,7 +354,11 @@ void sb_cluster_metrics(const struct sb_cluster *cl, const struct sb_jobset *js,
 		busy += js->job[sg->job].gpus * (sg->end - sg->start);
 		if (sg->job < first)
 			continue;
-		m->inter_bytes += sg->cut * ((sg->end - sg->start - sg->overhead) / sg->tau);
+		/* iterations run in the segment: none when it was preempted
+		 * during its restart overhead (end - start < overhead), which
+		 * added negative bytes before */
+		if (sg->end - sg->start > sg->overhead)
+			m->inter_bytes += sg->cut * ((sg->end - sg->start - sg->overhead) / sg->tau);
 		wsum += (double)sg->iters;
 		wslow += (double)sg->iters * sg->tau / r->tau_ref[sg->job];
 	}
