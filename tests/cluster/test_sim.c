@@ -810,3 +810,44 @@ Test(cluster_fast, qssf)
 	compare("qssf", NULL);
 	compare_load("qssf", NULL, NULL, 3);
 }
+
+/* A run preempted during its restart overhead completes no iteration and
+ * moves no inter-server bytes (it once added negative ones: a
+ * tiresias-gittins run on the Tiresias trace summed to -9.99e13 bytes). */
+Test(cluster, metrics_no_bytes_for_a_run_stopped_in_its_restart)
+{
+	struct sb_job job[1];
+	struct sb_jobset js;
+	struct sb_cluster c = named("testbed");
+	struct sb_cluster_seg seg[2];
+	double first = 0, fin = 100, tref = 1;
+	int npre = 1, gpu[4] = { 0, 4, 0, 4 };   /* two servers each time */
+	struct sb_cluster_result r;
+	struct sb_cluster_metrics m;
+
+	memset(job, 0, sizeof job);
+	memset(&js, 0, sizeof js);
+	memset(seg, 0, sizeof seg);
+	memset(&r, 0, sizeof r);
+	job[0].gpus = 2;
+	job[0].iters = 50;
+	js.n = 1;
+	js.job = job;
+	/* 0-10 s: preempted 10 s into its 30 s restart; 20-100 s: 30 s of
+	 * restart, then 50 iterations of 1 s at 1e9 bytes each */
+	seg[0] = (struct sb_cluster_seg){ .job = 0, .start = 0, .end = 10, .overhead = 30,
+					  .iters = 0, .tau = 1, .cut = 1e9, .gpu_off = 0,
+					  .preempted = 1 };
+	seg[1] = (struct sb_cluster_seg){ .job = 0, .start = 20, .end = 100, .overhead = 30,
+					  .iters = 50, .tau = 1, .cut = 1e9, .gpu_off = 2 };
+	r.n = 1;
+	r.first_start = &first;
+	r.finish = &fin;
+	r.npreempt = &npre;
+	r.tau_ref = &tref;
+	r.nseg = 2;
+	r.seg = seg;
+	r.gpu = gpu;
+	sb_cluster_metrics(&c, &js, &r, 0, &m);
+	cr_assert_float_eq(m.inter_bytes, 50e9, 1e-3, "inter_bytes %g", m.inter_bytes);
+}
