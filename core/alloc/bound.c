@@ -709,11 +709,17 @@ int sb_alloc_mmkp_bound(const struct sb_alloc_mmkp *m, int relax, struct sb_allo
 int sb_alloc_mmkp_choose(const struct sb_alloc_mmkp *m, const int *start, int *choice,
 			 int *optimal, struct sb_err *err)
 {
-	struct sb_lp *lp = mmkp_model(m);
+	struct sb_lp *lp;
 	struct sb_lp_result res;
 	int nc = m->off[m->n], i, c, rc;
-	double *x0 = SB_NEW(double, nc + 1);
+	double *x0, dpcost;
 
+	if (sb_alloc_mmkp_dp(m, start, choice, &dpcost)) {
+		*optimal = 1;
+		return 0;
+	}
+	lp = mmkp_model(m);
+	x0 = SB_NEW(double, nc + 1);
 	for (i = 0; i < m->n; i++)
 		x0[start[i]] = 1;
 	sb_lp_set_incumbent(lp, x0);

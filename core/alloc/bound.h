@@ -131,12 +131,22 @@ struct sb_alloc_mmkp {
  * feasible choice; the exact optimum when b->optimal. */
 int sb_alloc_mmkp_bound(const struct sb_alloc_mmkp *m, int relax, struct sb_alloc_bound *b,
 			struct sb_err *err);
-/* The ILP's best choice within the family's node limit (choice[i] = a
- * configuration of item i; *optimal = 1 when proven), starting from the
- * feasible choice start[] (so there is always an incumbent); SB_EXIT_RUN
- * when GLPK fails or only its safety time limit stopped it. */
+/* The round's best choice (choice[i] = a configuration of item i;
+ * *optimal = 1 when proven): sb_alloc_mmkp_dp's exact optimum where it
+ * applies, else the ILP's best within the family's node limit, starting
+ * from the feasible choice start[] (so there is always an incumbent);
+ * SB_EXIT_RUN when GLPK fails or only its safety time limit stopped it.
+ * choice may be start. */
 int sb_alloc_mmkp_choose(const struct sb_alloc_mmkp *m, const int *start, int *choice,
 			 int *optimal, struct sb_err *err);
+
+/* The exact optimum of m by dynamic programming over the lattice of
+ * resources used (mmkp.c): 1 with choice[] and *cost when every demand is
+ * a whole multiple of a quarter unit and the lattice fits the DP's memory
+ * cap; 0 when it does not apply (nothing written). start[] is a feasible
+ * choice; states that cannot beat it are dropped. */
+int sb_alloc_mmkp_dp(const struct sb_alloc_mmkp *m, const int *start, int *choice,
+		     double *cost);
 
 /* The independent check of one round's choice: one configuration of its
  * own per item, capacity kept; 0 and *cost = its total, else 1 and why. */

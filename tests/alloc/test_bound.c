@@ -301,3 +301,123 @@ Test(alloc_bound, smd_round_above_mmkp_ilp_above_lp)
 			sb_alloc_inst_release(&in);
 		}
 }
+
+/* A random MMKP of n items with k configurations each; demands in whole
+ * units (quarter units when frac, else off the lattice when off), the
+ * capacity a fraction of the largest demand so that it binds. */
+static void random_mmkp(struct sb_alloc_mmkp *m, int n, int k, int mode, uint64_t seed)
+{
+	struct sb_rng rng;
+	int i, c, r;
+	double most[SB_ALLOC_NRES] = { 0 };
+
+	sb_rng_seed(&rng, seed, 77);
+	m->n = n;
+	m->off = SB_NEW(int, n + 1);
+	m->cost = SB_NEW(double, n * k);
+	m->dem = sb_xmalloc(sizeof *m->dem * (size_t)(n * k));
+	for (i = 0; i <= n; i++)
+		m->off[i] = i * k;
+	for (c = 0; c < n * k; c++) {
+		double size = 0;
+		for (r = 0; r < SB_ALLOC_NRES; r++) {
+			double d = (double)sb_rng_int(&rng, 0, 6);
+			if (mode == 1)
+				d += 0.25 * (double)sb_rng_int(&rng, 0, 3);
+			else if (mode == 2)
+				d += 0.3;
+			m->dem[c][r] = d;
+			size += d;
+		}
+		/* more resources, less cost, with noise: the knapsack trades */
+		m->cost[c] = 100.0 / (1 + size) + 10 * sb_rng_uniform(&rng);
+	}
+	for (i = 0; i < n; i++)
+		for (r = 0; r < SB_ALLOC_NRES; r++) {
+			double lo = INFINITY, hi = 0;
+			for (c = m->off[i]; c < m->off[i + 1]; c++) {
+				lo = fmin(lo, m->dem[c][r]);
+				hi = fmax(hi, m->dem[c][r]);
+			}
+			most[r] += 0.5 * (lo + hi);
+		}
+	for (r = 0; r < SB_ALLOC_NRES; r++)
+		m->cap[r] = floor(most[r]);
+}
+
+/* the cheapest-in-demand configuration per item: a feasible start when
+ * every item's least demand fits together (checked) */
+static int least_start(const struct sb_alloc_mmkp *m, int *start)
+{
+	double cost;
+	char why[128];
+	int i, c;
+	for (i = 0; i < m->n; i++) {
+		start[i] = m->off[i];
+		for (c = m->off[i]; c < m->off[i + 1]; c++)
+			if (m->dem[c][0] + m->dem[c][1] <
+			    m->dem[start[i]][0] + m->dem[start[i]][1])
+				start[i] = c;
+	}
+	return sb_alloc_mmkp_check(m, start, &cost, why, sizeof why) == 0;
+}
+
+Test(alloc_bound, mmkp_dp_equals_the_proven_ilp_optimum)
+{
+	int mode, k, tried = 0, dp_used = 0, binding = 0;
+	for (mode = 0; mode < 3; mode++)
+		for (k = 0; k < 40; k++) {
+			struct sb_alloc_mmkp m;
+			struct sb_alloc_bound ilp;
+			struct sb_err err;
+			int start[10], dp[10], best[10], opt, i, unc = 0;
+			double dpcost = 0, cost;
+			char why[128];
+
+			random_mmkp(&m, 10, 6, mode, 5000 + 100 * (uint64_t)mode + (uint64_t)k);
+			if (!least_start(&m, start))
+				goto next;
+			tried++;
+			cr_assert_eq(sb_alloc_mmkp_bound(&m, 0, &ilp, &err), 0, "%s", err.msg);
+			cr_assert(ilp.optimal, "GLPK did not prove instance %d/%d", mode, k);
+			if (mode < 2) {
+				/* on the lattice: the DP applies and finds the optimum */
+				cr_assert_eq(sb_alloc_mmkp_dp(&m, start, dp, &dpcost), 1);
+				dp_used++;
+				cr_assert_eq(sb_alloc_mmkp_check(&m, dp, &cost, why, sizeof why), 0,
+					     "%s", why);
+				cr_assert_float_eq(cost, dpcost, 1e-9 * (1 + cost));
+				cr_assert_float_eq(dpcost, ilp.bound, 1e-7 * (1 + ilp.bound),
+						   "instance %d/%d: DP %.12g, ILP %.12g", mode, k,
+						   dpcost, ilp.bound);
+			} else {
+				cr_assert_eq(sb_alloc_mmkp_dp(&m, start, dp, &dpcost), 0,
+					     "off the lattice, the DP must decline");
+			}
+			/* the capacity binds: the unconstrained choice does not fit */
+			for (i = 0; i < m.n; i++) {
+				int c;
+				dp[i] = m.off[i];
+				for (c = m.off[i]; c < m.off[i + 1]; c++)
+					if (m.cost[c] < m.cost[dp[i]])
+						dp[i] = c;
+			}
+			unc = sb_alloc_mmkp_check(&m, dp, &cost, why, sizeof why) != 0;
+			binding += unc;
+			/* what the policy calls: the same optimum either way */
+			cr_assert_eq(sb_alloc_mmkp_choose(&m, start, best, &opt, &err), 0, "%s",
+				     err.msg);
+			cr_assert(opt);
+			cr_assert_eq(sb_alloc_mmkp_check(&m, best, &cost, why, sizeof why), 0, "%s",
+				     why);
+			cr_assert_float_eq(cost, ilp.bound, 1e-7 * (1 + ilp.bound));
+next:
+			sb_free(m.off);
+			sb_free(m.cost);
+			sb_free(m.dem);
+		}
+	/* the test means something only if it compared many binding rounds */
+	cr_assert_geq(tried, 60, "only %d feasible instances", tried);
+	cr_assert_geq(dp_used, 40);
+	cr_assert_geq(binding, tried / 2, "capacity bound on only %d of %d", binding, tried);
+}
