@@ -16,7 +16,9 @@
 	{ "queues", 3, 1, 4, 1, "number of queues (thresholds 3250, 7200, 18000 GPU-s)" }, \
 	{ "starve", 0, 0, 100, 0, "promote after waiting this many times the last run (0: off)" }, \
 	{ "fitfirst", -1, -1, 1, 1, "1: the queue rule of Tiresias' simulator, 0: arrival " \
-	  "order and D2, -1: 1 in trace-replay mode only" }
+	  "order and D2, -1: 1 in trace-replay mode only" }, \
+	{ "qmin", -1, -1, 1e9, 0, "a running job is preempted only after this many seconds " \
+	  "of its run (-1: the cluster's restart cost, 0 in trace replay)" }
 
 /* gittins = 0: 2D-LAS (arrival order inside a queue); 1: by Gittins index
  * (o then also holds "delta"). */

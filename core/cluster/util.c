@@ -342,6 +342,7 @@ void sb_cluster_d2s_init(struct sb_cluster_d2s *d, const struct sb_csim *s)
 	d->at = SB_NEW(int, m);
 	d->started = SB_NEW(int, m);
 	d->stopped = SB_NEW(int, m);
+	d->keep = SB_NEW(int, m);
 	for (j = 0; j < n; j++)
 		d->g[j] = sb_cluster_sim_job(s, j)->gpus;
 }
@@ -357,6 +358,7 @@ void sb_cluster_d2s_release(struct sb_cluster_d2s *d)
 	sb_free(d->at);
 	sb_free(d->started);
 	sb_free(d->stopped);
+	sb_free(d->keep);
 	memset(d, 0, sizeof *d);
 }
 
@@ -447,10 +449,11 @@ static int d2s_pre(struct sb_cluster_d2s *d, int q)
 }
 
 void sb_cluster_d2s_dispatch(struct sb_csim *s, struct sb_cluster_d2s *d, sb_cluster_before before,
-			     const void *bctx, const struct sb_cluster_pending *pend, void *pctx)
+			     const void *bctx, const struct sb_cluster_pending *pend, void *pctx,
+			     double qmin)
 {
 	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
-	int N = cl->nserver * cl->gpus, n, i, k, p = 0, P = 0, a, na = 0, w, nrun, ns, lo;
+	int N = cl->nserver * cl->gpus, n, i, k, p = 0, P = 0, a, na = 0, w, nrun, ns, lo, nkeep = 0;
 	int *run;
 
 	d2s_update(d, before, bctx);
@@ -494,9 +497,15 @@ void sb_cluster_d2s_dispatch(struct sb_csim *s, struct sb_cluster_d2s *d, sb_clu
 		pend->take(pctx);
 		p = q;
 	}
-	/* preemptions in rank order, then starts in rank order */
+	/* preemptions in rank order, then starts in rank order; a job that
+	 * has run less than qmin keeps running, ranked after the admitted
+	 * prefix (run[a + nkeep..] below) */
 	d->nstopped = 0;
 	for (i = a; i < n; i++) {
+		if (qmin > 0 && sb_cluster_sim_since(s, run[i]) < qmin) {
+			d->keep[nkeep++] = run[i];
+			continue;
+		}
 		sb_cluster_sim_preempt(s, run[i]);
 		d->stopped[d->nstopped++] = run[i];
 	}
@@ -523,7 +532,9 @@ void sb_cluster_d2s_dispatch(struct sb_csim *s, struct sb_cluster_d2s *d, sb_clu
 		if (d->at[k] < d->npre)
 			d->npre = d->at[k];
 	}
-	d->nrun = a + d->nstarted;
+	for (i = 0; i < nkeep; i++)
+		run[a + d->nstarted + i] = d->keep[i];
+	d->nrun = a + d->nstarted + nkeep;
 	for (i = 0; i < d->nstopped; i++)
 		pend->put(pctx, d->stopped[i]);
 	for (k = 0; k < na; k++)

@@ -130,8 +130,10 @@ void sb_cluster_d2_dispatch(struct sb_csim *s, struct sb_cluster_d2 *d, sb_clust
  * those searches found. A decision costs a few passes over int arrays and
  * a search per moved or admitted job, instead of a comparison per running
  * job. The actions and their order are those of sb_cluster_d2_dispatch
- * with qmin = 0 (every running job outside the admitted prefix is
- * preempted); tests/cluster/test_sim.c (cluster_fast) compares them.
+ * with the same qmin (every running job outside the admitted prefix that
+ * has run at least qmin seconds is preempted; the others keep running and
+ * stay ranked after the prefix); tests/cluster/test_sim.c (cluster_fast)
+ * compares them.
  */
 struct sb_cluster_d2s {
 	int *run, nrun;            /* running jobs, in rank order */
@@ -144,6 +146,7 @@ struct sb_cluster_d2s {
 	/* out: the jobs the last decision started and preempted, in order */
 	int *started, nstarted;
 	int *stopped, nstopped;
+	int *keep;                 /* scratch: running jobs outside the prefix kept by qmin */
 };
 
 void sb_cluster_d2s_init(struct sb_cluster_d2s *d, const struct sb_csim *s);
@@ -154,9 +157,10 @@ void sb_cluster_d2s_moved(struct sb_cluster_d2s *d, int j);
 void sb_cluster_d2s_gone(struct sb_cluster_d2s *d, int j);
 /* Every running job may have a new key. */
 void sb_cluster_d2s_resort(struct sb_cluster_d2s *d);
-/* One D2 decision with qmin = 0. */
+/* One D2 decision. */
 void sb_cluster_d2s_dispatch(struct sb_csim *s, struct sb_cluster_d2s *d, sb_cluster_before before,
-			     const void *bctx, const struct sb_cluster_pending *pend, void *pctx);
+			     const void *bctx, const struct sb_cluster_pending *pend, void *pctx,
+			     double qmin);
 
 /* A binary heap of jobs in before() order (a strict total order, so the
  * pops come in exactly the order a sort gives). */

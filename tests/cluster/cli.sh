@@ -12,7 +12,7 @@ expect 2 "policy is required" -- "$SB" eval cluster --w1 10
 expect 2 "unknown cluster 'nosuch' (known: testbed" -- "$SB" eval cluster --w1 10 --cluster nosuch --policy fifo
 expect 2 "not a registered cluster scheduler (schedulers: .*fifo" -- "$SB" eval cluster --w1 10 --policy nosuch
 expect 2 "not a registered cluster placer (placers: .*packed" -- "$SB" eval cluster --w1 10 --policy fifo+nosuch
-expect 2 "'nosuch' is not a parameter of scheduler tiresias (queues, starve, fitfirst)" -- "$SB" eval cluster --w1 10 --policy tiresias --set nosuch=1
+expect 2 "'nosuch' is not a parameter of scheduler tiresias (queues, starve, fitfirst, qmin)" -- "$SB" eval cluster --w1 10 --policy tiresias --set nosuch=1
 expect 2 "unknown parameter 'nosuch' (known: queues" -- "$SB" eval cluster --w1 10 --policy tiresias --set sched.nosuch=1
 expect 2 "unknown option '--bogus'" -- "$SB" eval cluster --w1 10 --policy fifo --bogus 1
 expect 2 "expected a number" -- "$SB" eval cluster --w1 10 --policy fifo --load x
@@ -73,13 +73,19 @@ if [ -r data/tiresias/60_job.csv ]; then
 		--cluster testbed --replay --history data/tiresias/yarn-gput1000.csv --policy tiresias-gittins
 	grep -q "^mode: trace replay" "$tmp/out" && grep -q "^preemptions: 35$" "$tmp/out" && ok ||
 		bad "eval cluster --replay: $(head -c 300 "$tmp/out")"
-	# in the placement model this run preempts jobs during their restart
-	# overhead (4,791 preemptions); such a run moves no bytes, and the
-	# inter-server bytes were once negative
+	# in the placement model, preempting at every decision (qmin=0) stops
+	# runs during their restart overhead (4,791 preemptions); such a run
+	# moves no bytes, and the inter-server bytes were once negative
 	expect 0 "valid: yes" -- "$SB" eval cluster --tiresias data/tiresias/60_job.csv \
-		--cluster testbed --history data/tiresias/yarn-gput1000.csv --policy tiresias-gittins
+		--cluster testbed --history data/tiresias/yarn-gput1000.csv --policy tiresias-gittins \
+		--set qmin=0
 	awk '$1 == "inter_server_bytes:" { ok = $2 > 0 } END { exit !ok }' "$tmp/out" && ok ||
 		bad "eval cluster tiresias-gittins: $(grep inter_server "$tmp/out")"
+	grep -q "^preemptions: 4791$" "$tmp/out" && ok || bad "qmin=0: $(grep preemptions "$tmp/out")"
+	# by default a run lasts at least one restart (README: 92 preemptions)
+	expect 0 "jct_mean: 640.5870997$" -- "$SB" eval cluster --tiresias data/tiresias/60_job.csv \
+		--cluster testbed --history data/tiresias/yarn-gput1000.csv --policy tiresias-gittins
+	grep -q "^preemptions: 92$" "$tmp/out" && ok || bad "default qmin: $(grep preemptions "$tmp/out")"
 fi
 # replay needs measured durations; a history file is read strictly
 expect 2 "job 0: field 'trace_runtime" -- "$SB" eval cluster --w1 10 --replay --policy fifo
