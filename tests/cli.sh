@@ -124,6 +124,16 @@ else
 	bad "quick run failed: $(cat "$tmp/e1" "$tmp/e2" 2>/dev/null | tail -3)"
 fi
 
+# experiments/timings.tsv (the ETA of a first make reproduce) names only
+# registered experiments, each with two times or '-'
+if [ -r experiments/timings.tsv ]; then
+	"$SB" list experiments | awk 'NR > 2 && NF { print $1 }' > "$tmp/exps"
+	stale=$(awk 'FILENAME == ARGV[1] { e[$1] = 1; next } /^#/ { next }
+		!($1 in e) || NF != 3 || $2 !~ /^([0-9.]+|-)$/ || $3 !~ /^([0-9.]+|-)$/ { print FNR ": " $0 }' \
+		"$tmp/exps" experiments/timings.tsv)
+	[ -z "$stale" ] && ok || bad "experiments/timings.tsv: $stale"
+fi
+
 # the families' checks
 for f in "$here"/*/cli.sh; do
 	[ -r "$f" ] || continue
