@@ -15,13 +15,19 @@ set xtics rotate by 40 right
 set style histogram errorbars gap 1 lw 1
 set boxwidth 0.8
 set ylabel "average JCT (s, log scale; mean and 95% CI)"
+# the top of the axis above the highest interval (histogram bars do not
+# widen the autoscaled range for their error bars)
+stats data("summary", "") using (column("jct_mean_mean") + column("jct_mean_ci95")) nooutput
 set logscale y
-set yrange [*:*]
+set yrange [*:STATS_max * 1.5]
 unset key
 plot data("summary", "") using "jct_mean_mean":"jct_mean_ci95":xtic(1) lt 1
 unset logscale y
 set ylabel "share of the cluster's GPU-seconds over the arrival span"
-set yrange [0:*]
+mx(a, b) = a > b ? a : b
+top(c) = column(c."_mean") + column(c."_ci95")
+stats data("summary", "") using (mx(mx(top("load_ref"), top("load_eff")), mx(top("idle_fit"), top("spread")))) nooutput
+set yrange [0:STATS_max * 1.08]
 set style histogram errorbars gap 1 lw 1
 set key outside top center horizontal maxcols 2 font ",9"
 plot data("summary", "") using "load_ref_mean":"load_ref_ci95":xtic(1) lt 9 title "offered load", \

@@ -9,6 +9,9 @@ set ylabel "average JCT (s, log scale; mean and 95% CI over workloads)"
 set logscale y
 set key outside right top
 set bars small
+# sigma = 0 a little right of the y axis, its bars off the axis line
+set autoscale xfix
+set offsets graph 0.02, graph 0.02, 0, 0
 # a log axis cannot show a mean minus a CI at or below 0: such bars are cut at a tenth of the mean
 lo(m, c) = m - c > m / 10 ? m - c : m / 10
 pols = system(sprintf("%s summary | awk 'NR>1 && $2 !~ /^asrpt-oracle/ {print $2}' | sort -u | tr '\\n' ' '", EXPORT))

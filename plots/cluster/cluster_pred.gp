@@ -17,7 +17,8 @@ plot for [i=1:words(pols)] data("summary", "--where predictor=".word(pols,i)) \
        using "history":"mape_mean":"mape_ci95" with yerrorlines title word(pols,i)
 unset logscale y
 set ylabel "R^2 of ln(iterations)"
-set yrange [-0.2:1]
+# R^2 is at most 1; below, as far as the intervals reach
+set yrange [*:1]
 set key at screen 0.99, graph 1 right top
 plot for [i=1:words(pols)] data("summary", "--where predictor=".word(pols,i)) \
        using "history":"r2_log_mean":"r2_log_ci95" with yerrorlines title word(pols,i)

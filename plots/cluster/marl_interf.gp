@@ -7,6 +7,8 @@ set title sprintf("Learned slowdown model on held-out states (T1): MAPE %.2f%% (
 set xlabel "true slowdown S"
 set ylabel "predicted slowdown S^"
 set size ratio -1
+# points at S = 1 (no interference) a little inside the frame
+set offsets graph 0.03, graph 0.03, graph 0.03, graph 0.03
 set key left top
 plot data("points", "--where kind=heldout") using "truth":"pred" with points pt 7 ps 0.4 lt 1 title "held-out state", \
      x with lines lt 8 dt 2 title "S^ = S"

@@ -10,7 +10,8 @@ set title "Makespan over the lower bound vs edge density (layered DAGs, 50 devic
 set xlabel "edges (log scale)"
 set ylabel "makespan / lower bound (mean, 95% CI)"
 set logscale x
-set xtics (100, 200, 500, 1000, 2000, 5000, 10000, 20000)
+set xtics ("100" 100, "200" 200, "500" 500, "1k" 1000, "2k" 2000, "5k" 5000, "10k" 1e4, \
+           "20k" 2e4, "50k" 5e4, "100k" 1e5, "200k" 2e5, "500k" 5e5, "1M" 1e6)
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, 0, 0
 set yrange [0:*]

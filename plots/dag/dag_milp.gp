@@ -5,6 +5,8 @@ set title "Gap to the certified MILP bound (small random DAGs, 4 devices)"
 set xlabel "ops in the DAG"
 set ylabel "makespan / MILP lower bound"
 set key outside right top font ",8"
+# the smallest and largest sizes a little inside the frame, with their bars
+set offsets graph 0.03, graph 0.03, graph 0.05, 0
 pols = "hash+fifo cp+pct mite+pct dfs+pct icp+pct heft cpop etf m-etf fastest+fifo"
 plot for [i=1:words(pols)] data("summary", "--where policy=".word(pols,i)) \
        using "n":"ratio_milp_mean":"ratio_milp_ci95" with yerrorlines title word(pols,i), \
