@@ -498,8 +498,8 @@ void sb_cluster_d2s_dispatch(struct sb_csim *s, struct sb_cluster_d2s *d, sb_clu
 		p = q;
 	}
 	/* preemptions in rank order, then starts in rank order; a job that
-	 * has run less than qmin keeps running, ranked after the admitted
-	 * prefix (run[a + nkeep..] below) */
+	 * has run less than qmin keeps running and stays ranked after the
+	 * admitted prefix (appended behind it and the started jobs below) */
 	d->nstopped = 0;
 	for (i = a; i < n; i++) {
 		if (qmin > 0 && sb_cluster_sim_since(s, run[i]) < qmin) {
