@@ -679,6 +679,16 @@ static void same(const struct sb_cluster_result *a, const struct sb_cluster_resu
  * from 1 to 10^6 GPU-s, so that a running job crosses many of its sizes. */
 static int with_history;
 
+/* js's history: 2,000 GPU-second sizes, log-uniform from 1 to 10^6 */
+static void dense_history(struct sb_jobset *js, struct sb_rng hr)
+{
+	int k;
+	js->nhist = 2000;
+	js->hist = SB_NEW(double, js->nhist);
+	for (k = 0; k < js->nhist; k++)
+		js->hist[k] = pow(10, 6 * sb_rng_uniform(&hr));
+}
+
 static int compare_load(const char *name, const struct sb_cluster_policy *ref, const char *set,
 			double load0)
 {
@@ -699,13 +709,8 @@ static int compare_load(const char *name, const struct sb_cluster_policy *ref, c
 			struct sb_jobset js;
 			struct sb_cluster_result rf, rp;
 			small_w1(&js, &c, ci ? 150 : 300, load0 + 0.2 * inst, 40 + inst + 10 * ci);
-			if (with_history) {
-				struct sb_rng hr = sb_rng_stream(77, inst, ci, SB_RNG_INSTANCE);
-				js.nhist = 2000;
-				js.hist = SB_NEW(double, js.nhist);
-				for (k = 0; k < js.nhist; k++)
-					js.hist[k] = pow(10, 6 * sb_rng_uniform(&hr));
-			}
+			if (with_history)
+				dense_history(&js, sb_rng_stream(77, inst, ci, SB_RNG_INSTANCE));
 			sb_cluster_dispatch_plain = 0;
 			simulate(&c, &js, fast, set, &rf);
 			sb_cluster_dispatch_plain = ref == NULL;
@@ -800,13 +805,7 @@ Test(cluster_fast, tiresias_runs_last_one_restart)
 			cr_assert_eq(sb_cluster_named("sim128", &c, &err), 0);
 			cr_assert(c.restart > 0);
 			small_w1(&js, &c, 300, 1.0 + 0.1 * inst, 90 + inst);
-			{
-				struct sb_rng hr = sb_rng_stream(78, inst, 0, SB_RNG_INSTANCE);
-				js.nhist = 2000;
-				js.hist = SB_NEW(double, js.nhist);
-				for (k = 0; k < js.nhist; k++)
-					js.hist[k] = pow(10, 6 * sb_rng_uniform(&hr));
-			}
+			dense_history(&js, sb_rng_stream(78, inst, 0, SB_RNG_INSTANCE));
 			simulate(&c, &js, p, NULL, &r);
 			for (k = 0; k < r.nseg; k++)
 				if (r.seg[k].preempted) {
