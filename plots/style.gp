@@ -1,9 +1,16 @@
 # Shared style of every schedbench figure: colour-blind-safe palette
 # (Okabe & Ito 2008), labelled axes, PNG and PDF from one drawing.
 # Scripts are run as: SB=bin/sb RESULTS=results/x.h5 OUT=plots/out/x gnuplot plots/x.gp
-SB = system("printf %s \"${SB:-bin/sb}\"")
-RESULTS = system("printf %s \"${RESULTS}\"")
-OUT = system("printf %s \"${OUT}\"")
+# SB, RESULTS and OUT from the environment, in one shell (a process costs a
+# few ms of CPU), which also removes the exports of an earlier drawing of
+# this figure that stopped before plots/render.gp (they may be older than
+# RESULTS)
+ENV_ = system("printf '%s\\n%s\\n%s' \"${SB:-bin/sb}\" \"${RESULTS}\" \"${OUT}\"; [ -z \"${OUT}\" ] || ! [ -d \"${OUT}.data\" ] || rm -rf \"${OUT}.data\"")
+SB = ENV_[1:strstrt(ENV_, "\n") - 1]
+ENV_ = ENV_[strstrt(ENV_, "\n") + 1:]
+RESULTS = ENV_[1:strstrt(ENV_, "\n") - 1]
+OUT = ENV_[strstrt(ENV_, "\n") + 1:]
+undefine ENV_
 set datafile columnheaders
 set datafile missing "nan"
 # Each line type differs from every other in colour or dash pattern, and
@@ -33,11 +40,11 @@ set tics nomirror
 set key noenhanced
 set termoption noenhanced
 # data sources: a dataset of RESULTS as `sb export` prints it, with
-# optional --where filters, exported once per figure (plots/data.sh):
+# optional --where filters, exported once per figure (plots/data.awk):
 # data("summary", "--where policy=x") in a plot command, and EXPORT in a
 # command line, e.g. system(sprintf("%s points | awk ...", EXPORT)); it
 # reads SB, RESULTS and OUT from the environment, as this file does
-EXPORT = "sh plots/data.sh"
+EXPORT = "awk -f plots/data.awk"
 data(ds, where) = sprintf("< %s %s %s", EXPORT, ds, where)
 # Each figure is drawn once, to OUT.pdf, and plots/render.gp makes OUT.png
 # from that PDF: the data are read once (each `sb export` is a process) and
