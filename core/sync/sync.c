@@ -529,13 +529,29 @@ out:
 	return rc;
 }
 
+/* A key of n bytes, eight at a time (sb_hash_bytes takes one: hashing the
+ * data sets byte by byte was 7% of a sync experiment's time). Process-local
+ * memo keys only: nothing stored depends on its value. */
+static uint64_t hash_words(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	uint64_t w;
+
+	for (; n >= sizeof w; n -= sizeof w, c += sizeof w) {
+		memcpy(&w, c, sizeof w);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	return sb_hash_bytes(h, c, n);
+}
+
 static uint64_t hash_data(uint64_t h, const struct sb_sync_data *d)
 {
 	h = sb_hash_bytes(h, &d->n, sizeof d->n);
 	h = sb_hash_bytes(h, &d->d, sizeof d->d);
 	h = sb_hash_bytes(h, &d->k, sizeof d->k);
-	h = sb_hash_bytes(h, d->x, (size_t)d->n * (size_t)d->d * sizeof *d->x);
-	return sb_hash_bytes(h, d->y, (size_t)d->n * sizeof *d->y);
+	h = hash_words(h, d->x, (size_t)d->n * (size_t)d->d * sizeof *d->x);
+	return hash_words(h, d->y, (size_t)d->n * sizeof *d->y);
 }
 
 /* Everything the reference loss depends on, hashed: the data, the model,
