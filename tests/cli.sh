@@ -94,6 +94,36 @@ if "$SB" run dag_density --quick --seed 7 --jobs 1 --out "$tmp/a.h5" 2>"$tmp/e1"
 		cmp -s "$tmp/d1.txt" "$tmp/d2.txt" && ok || bad "plots/data.sh points $w differs from sb export"
 	done
 	[ -f "$tmp/fig.data/points" ] && ok || bad "plots/data.sh kept no export of the figure"
+	# plots/data.awk --split (plots/style.gp's data() reads its files): every
+	# combination it lists holds what the filter prints for those values,
+	# and together they hold every row
+	pa() { SB="$SB" RESULTS="$tmp/a.h5" OUT="$tmp/fig" awk -f "$here_top/plots/data.awk" "$@"; }
+	pa -- --split policy,rep points > "$tmp/map.txt"
+	[ "$(wc -l < "$tmp/map.txt")" -gt 1 ] && ok || bad "plots/data.awk --split listed $(wc -l < "$tmp/map.txt") combinations"
+	tab=$(printf '\t') rows=0 same=1
+	while IFS="$tab" read -r v id; do
+		pd points --where "policy=${v%@*}" --where "rep=${v#*@}" > "$tmp/d1.txt"
+		cmp -s "$tmp/d1.txt" "$tmp/fig.data/points@policy,rep@$id" || { same=0; echo "  $v differs" >&2; }
+		rows=$((rows + $(wc -l < "$tmp/d1.txt") - 1))
+	done < "$tmp/map.txt"
+	[ "$same" = 1 ] && [ "$rows" = $(($(wc -l < "$tmp/d0.txt") - 1)) ] && ok ||
+		bad "plots/data.awk --split differs from the filter ($rows rows of $(($(wc -l < "$tmp/d0.txt") - 1)))"
+	[ -z "$(pa -- --split policy,nosuch points)" ] && ok || bad "plots/data.awk --split listed a column the dataset lacks"
+	# data() in gnuplot: a listed combination is its file, a value spelled
+	# otherwise (rep=0.0) goes through the filter, with the same rows
+	if command -v gnuplot >/dev/null 2>&1; then
+		v=$(head -1 "$tmp/map.txt" | cut -f1)
+		printf 'load "plots/style.gp"\nprint data("points", "--where policy=%s --where rep=%s")\nprint data("points", "--where policy=%s --where rep=%s.0")\n' \
+			"${v%@*}" "${v#*@}" "${v%@*}" "${v#*@}" > "$tmp/d.gp"
+		(cd "$here_top" && SB="$SB" RESULTS="$tmp/a.h5" OUT="$tmp/fig" gnuplot "$tmp/d.gp") > "$tmp/d.txt" 2>&1
+		f1=$(sed -n 1p "$tmp/d.txt") f2=$(sed -n 2p "$tmp/d.txt")
+		case "$f1 | $f2" in
+		"$tmp/fig.data/points@policy,rep@"*" | < awk -f plots/data.awk points --where policy=${v%@*} --where rep=${v#*@}.0")
+			(cd "$here_top" && SB="$SB" RESULTS="$tmp/a.h5" OUT="$tmp/fig" sh -c "${f2#< }") | cmp -s - "$f1" && ok ||
+				bad "gnuplot data(): the filter and the split file differ" ;;
+		*) bad "gnuplot data() gave '$f1' and '$f2'" ;;
+		esac
+	fi
 	expect 2 "has no column 'nosuch'" -- pd points --where nosuch=1
 	expect 2 "expected --where" -- pd points policy=x
 	expect 1 "cannot open results" -- env SB="$SB" RESULTS="$tmp/none.h5" OUT="$tmp/fig2" sh "$here_top/plots/data.sh" points

@@ -4,11 +4,11 @@
 load "plots/style.gp"
 utils = "exc ene fair"
 pols = "gadget-r gadget-pd gadget-nolocality fifo drf tetris optimus tiresias firstfit"
-# jobs per (objective, policy), from the summary's counts
+# jobs per (objective, policy), from the summary's counts, read in one call
+# ("-" where the summary has no such row: a series with no points)
 array NJ[27]
-do for [u=1:3] { do for [i=1:9] {
-  NJ[(u-1)*9+i] = real(system(sprintf("%s summary --where util=%s --where policy=%s | awk 'NR==1{for(k=1;k<=NF;k++)c[$k]=k;next}{print $c[\"n\"]}'", EXPORT, word(utils,u), word(pols,i))))
-} }
+njs = system(sprintf("%s summary | awk -v us='%s' -v ps='%s' 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; next } { n[$c[\"util\"], $c[\"policy\"]] = $c[\"n\"] } END { nu = split(us, u, \" \"); np = split(ps, p, \" \"); for (a = 1; a <= nu; a++) for (b = 1; b <= np; b++) print ((u[a], p[b]) in n ? n[u[a], p[b]] : \"-\") }'", EXPORT, utils, pols))
+do for [k=1:27] { NJ[k] = word(njs, k) eq "-" ? NaN : real(word(njs, k)) }
 set xlabel "job completion time (h, log scale)"
 set logscale x
 set yrange [0:1]
