@@ -234,7 +234,7 @@ static double fallback(struct state *st, const struct sb_job *job, double tau_re
 	return isnan(m) ? st->prior : m / tau_ref;
 }
 
-static void train(struct state *st);
+static void train(struct state *st, struct sb_csim *s);
 
 static double predict(struct state *st, struct sb_csim *s, int j)
 {
@@ -251,7 +251,7 @@ static double predict(struct state *st, struct sb_csim *s, int j)
 		/* trained when first needed, then again after every `retrain`
 		 * completions: a workload whose jobs never ask costs nothing */
 		if (!st->rf_ready || st->since_train >= st->retrain)
-			train(st);
+			train(st, s);
 		p = exp(sb_rf_predict(&st->rf, st->x + (size_t)j * NFEAT));
 	} else {
 		p = fallback(st, job, sb_cluster_sim_tau_ref(s, j));
@@ -278,7 +278,10 @@ void sb_asrpt_forest_params(struct sb_rf_params *par, int forest, int trees)
 	}
 }
 
-static void train(struct state *st)
+/* (Re)train the forest on the window of the latest completions; its work
+ * (cluster_speed) counts tree-rows: the window's rows times the trees
+ * grown, each of which draws that many rows. */
+static void train(struct state *st, struct sb_csim *s)
 {
 	int k0 = st->ncompleted > st->window ? st->ncompleted - st->window : 0;
 	int n = st->ncompleted - k0, i;
@@ -298,10 +301,12 @@ static void train(struct state *st)
 				&err) != 0)
 			SB_BUG("asrpt: forest renewal failed: %s", err.msg);
 		st->renew = (st->renew + count) % st->trees;
+		sb_cluster_sim_work(s, "tree-rows", (long)count * n);
 	} else {
 		sb_rf_release(&st->rf);
 		if (sb_rf_fit(&st->rf, X, y, n, NFEAT, &par, sb_rng_u64(&st->rng), &err) != 0)
 			SB_BUG("asrpt: forest training failed: %s", err.msg);
+		sb_cluster_sim_work(s, "tree-rows", (long)st->trees * n);
 	}
 	st->rf_ready = 1;
 	st->since_train = 0;

@@ -637,6 +637,7 @@ static void refit(struct state *st, struct sb_csim *s, int j, long done)
 		l[i] = observe(st, s, j, ki);
 	}
 	st->done_fit[j] = done;
+	sb_cluster_sim_work(s, "curve-fits", 1);
 	if (st->fit(k, l, m, b) != 0)
 		return;
 	nh = sb_optimus_iters_to(b, st->target[j]);

@@ -378,6 +378,20 @@ static void rank_job(struct state *st, const struct sb_csim *s, int j)
 		st->rank[j] = gittins_of(st, j, floor(svc));
 }
 
+/* rank_job, counting a change of queue or index as the policy's work
+ * (the plain path counts them too, and also a job's first index after its
+ * arrival); returns whether it changed. */
+static int rerank(struct state *st, struct sb_csim *s, int j)
+{
+	int q = st->q[j];
+	double r = st->rank[j];
+	rank_job(st, s, j);
+	if (st->q[j] == q && st->rank[j] == r)
+		return 0;
+	sb_cluster_sim_work(s, "rank-changes", 1);
+	return 1;
+}
+
 /* Bookkeeping of j's runs after a decision; returns the next instant its
  * queue changes (or it may be promoted), or +inf. */
 static double after(struct state *st, const struct sb_csim *s, int j, double now)
@@ -459,9 +473,7 @@ static void rerank_due(struct state *st, struct sb_csim *s, double now)
 	}
 	for (i = 0; i < nd; i++) {
 		int j = st->due[i], q = st->q[j];
-		double r = st->rank[j];
-		rank_job(st, s, j);
-		if (st->q[j] != q || st->rank[j] != r)
+		if (rerank(st, s, j))
 			sb_cluster_d2s_moved(&st->d2, j);
 		watch(st, s, j, now, service(st, s, j), st->q[j] != q);
 	}
@@ -516,14 +528,14 @@ static void schedule_fast(struct state *st, struct sb_csim *s)
 	if (st->rekey) {
 		/* a new Gittins table: every job's index may change */
 		for (i = 0; i < st->wait.n; i++)
-			rank_job(st, s, st->wait.a[i]);
+			rerank(st, s, st->wait.a[i]);
 		sb_cluster_jheap_heapify(&st->wait);
 		sb_heap_clear(&st->chg);
 		sb_heap_clear(&st->qx);
 		run = sb_cluster_sim_running(s, &n);
 		for (i = 0; i < n; i++) {
 			int j = run[i];
-			rank_job(st, s, j);
+			rerank(st, s, j);
 			watch(st, s, j, now, service(st, s, j), 1);
 		}
 		sb_cluster_d2s_resort(&st->d2);
@@ -559,7 +571,7 @@ void sb_tiresias_schedule(void *ctx, struct sb_csim *s)
 	}
 	act = sb_cluster_sim_active(s, &n);
 	for (i = 0; i < n; i++) {
-		int j = act[i], q;
+		int j = act[i], q, changed;
 		double svc = service(st, s, j);
 		q = queue_of(st, svc);
 		if (st->starve > 0 && q > 0 && sb_cluster_sim_state(s, j) == SB_JOB_PENDING &&
@@ -569,12 +581,19 @@ void sb_tiresias_schedule(void *ctx, struct sb_csim *s)
 			q = 0;
 		}
 		/* a job that changes queue joins the end of its new one */
-		if (q != st->q[j]) {
+		changed = q != st->q[j];
+		if (changed) {
 			st->q[j] = q;
 			st->stamp[j] = ++st->counter;
 		}
-		if (st->gittins)
-			st->rank[j] = sb_gittins_index(&st->gt, floor(svc));
+		if (st->gittins) {
+			double r = sb_gittins_index(&st->gt, floor(svc));
+			if (r != st->rank[j])
+				changed = 1;
+			st->rank[j] = r;
+		}
+		if (changed)
+			sb_cluster_sim_work(s, "rank-changes", 1);
 		st->order[i] = j;
 	}
 	cmp_st = st;

@@ -249,6 +249,10 @@ int sb_cluster_sim_start(struct sb_csim *s, int j);
 void sb_cluster_sim_start_on(struct sb_csim *s, int j, const int *gpus);
 void sb_cluster_sim_preempt(struct sb_csim *s, int j);
 void sb_cluster_sim_wake(struct sb_csim *s, double t);
+/* From any policy hook: count n units of the policy's own work (what: a
+ * static string naming them without white space, e.g. "curve-fits"; one kind per policy), for
+ * the speed account of experiment cluster_speed (result.work). */
+void sb_cluster_sim_work(struct sb_csim *s, const char *what, long n);
 /* From a scheduler hook: the policy cannot decide (e.g. its solver failed
  * or stopped on a time-limit safety net), so the run fails with this
  * message (SB_EXIT_RUN) after the hook returns; nothing is recorded. */
@@ -371,6 +375,12 @@ struct sb_cluster_result {
 	double active_mean;      /* arrived, unfinished jobs per schedule() call */
 	double sched_seconds;    /* wall time in policy hooks (not deterministic) */
 	double sim_seconds;      /* wall time of the whole simulation (idem) */
+	double sim_cpu_seconds;  /* process CPU time of the simulation (idem) */
+	/* the policy's own work, counted by sb_cluster_sim_work (deterministic):
+	 * work units of the kind work_what names (a static string; NULL when
+	 * the policy counts none) */
+	long work;
+	const char *work_what;
 };
 
 void sb_cluster_result_release(struct sb_cluster_result *r);

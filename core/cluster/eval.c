@@ -397,6 +397,9 @@ int sb_cluster_eval(int argc, char **argv)
 	       m.jct_p95, m.jct_p99, m.queue_mean, m.makespan, m.util, m.total_completion,
 	       m.inter_bytes, m.slowdown_mean, m.preemptions, r.events, r.decisions,
 	       r.sim_seconds, r.sched_seconds, m.load_ref, m.load_eff, m.idle_fit, m.spread);
+	/* the policy's own work (sb_cluster_sim_work), when it counts any */
+	if (r.work_what)
+		printf("work: %ld %s\n", r.work, r.work_what);
 	if (bound) {
 		double lb1 = sb_cluster_lb1(&cl, &js, r.tau_lb), total = 0;
 		for (i = 0; i < js.n; i++)

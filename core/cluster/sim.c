@@ -427,6 +427,14 @@ void sb_cluster_sim_preempt(struct sb_csim *s, int j)
 /* The event loop                                                      */
 /* ------------------------------------------------------------------ */
 
+void sb_cluster_sim_work(struct sb_csim *s, const char *what, long n)
+{
+	if (s->r->work_what && strcmp(s->r->work_what, what) != 0)
+		SB_BUG("clustersim: a policy counts both %s and %s", s->r->work_what, what);
+	s->r->work_what = what;
+	s->r->work += n;
+}
+
 void sb_cluster_result_release(struct sb_cluster_result *r)
 {
 	if (!r)
@@ -498,7 +506,7 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 	struct sb_rng srng;
 	void *ctx = NULL;
 	int n = js->n, N, j, rc = 0, v, maxg = 1, idle_calls = 0, live;
-	double t0 = sb_now(), th, active_sum = 0;
+	double t0 = sb_now(), c0 = sb_cpu_now(), th, active_sum = 0;
 
 	memset(r, 0, sizeof *r);
 	memset(&s, 0, sizeof s);
@@ -657,6 +665,7 @@ int sb_cluster_simulate(const struct sb_cluster *cl, const struct sb_jobset *js,
 		sp->release(ctx);
 	sim_release(&s);
 	r->sim_seconds = sb_now() - t0;
+	r->sim_cpu_seconds = sb_cpu_now() - c0;
 	r->active_mean = r->decisions ? active_sum / (double)r->decisions : 0;
 	if (rc)
 		sb_cluster_result_release(r);

@@ -3,7 +3,52 @@
 echo "cli: cluster ..." >&2
 
 # determinism of the cluster simulations (random forests, policy streams)
-same_points_across_jobs cluster_load cluster_pred
+same_points_across_jobs cluster_load cluster_pred cluster_speed
+
+# cluster_speed (the report's speed account): every timed scheduler on
+# each setting run (the PAI one always; Philly-scale with make data), the
+# policies' own work counted where they do any, and none elsewhere
+if "$SB" run cluster_speed --quick --out "$tmp/speed.h5" 2>"$tmp/err"; then
+	"$SB" export "$tmp/speed.h5" points | awk '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	{
+		w = $h["workload"]; s = $h["sched"]; n[w]++
+		if (w == "pai") paiwork[s] = $h["work"] + 0
+		kind[s] = kind[s] " " $h["work_what"]; if ($h["work"] + 0 <= 0) zero[s]++
+		if ($h["decisions"] + 0 < $h["jobs"] + 0) print "few decisions: " w " " s
+	}
+	END {
+		if (n["pai"] != 13) print "pai rows: " n["pai"]
+		for (w in n) if (n[w] != 13) print w " rows: " n[w]
+		for (s in kind) {
+			k = kind[s]; gsub(/ +/, " ", k)
+			if (s ~ /^optimus/) want = "curve-fits"
+			else if (s ~ /^asrpt/) want = "tree-rows"
+			else if (s ~ /^tiresias/) want = "rank-changes"
+			else want = "-"
+			m = split(k, a, " ")
+			for (i = 1; i <= m; i++) if (a[i] != want && a[i] != "-") print s ": work " a[i] ", expected " want
+		}
+		for (s in kind) if (s ~ /^(optimus|tiresias-gittins)/ && zero[s]) print s ": no work counted"
+	}' > "$tmp/speed.txt"
+	[ ! -s "$tmp/speed.txt" ] && ok || bad "cluster_speed: $(head -5 "$tmp/speed.txt")"
+	"$SB" export "$tmp/speed.h5" timing | awk 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		!($h["cpu_seconds"] > 0) || !($h["target"] == 2 || $h["target"] == 5) { print }' > "$tmp/speed.txt"
+	[ ! -s "$tmp/speed.txt" ] && ok || bad "cluster_speed timing: $(head -3 "$tmp/speed.txt")"
+else
+	bad "cluster_speed --quick failed: $(tail -3 "$tmp/err")"
+fi
+# sb eval prints the same count: A-SRPT's forest work is its window's rows
+# times the trees grown (100 a training, a tenth of them for the renewing
+# variant after the first), FIFO counts none
+for p in asrpt asrpt-hist; do
+	expect 0 "^work: [0-9]* tree-rows$" -- "$SB" eval cluster --w1 400 --policy "$p"
+	sed -n 's/^work: \([0-9]*\) tree-rows$/\1/p' "$tmp/out" > "$tmp/work.$p"
+done
+[ "$(cat "$tmp/work.asrpt")" -gt "$(cat "$tmp/work.asrpt-hist")" ] 2>/dev/null && ok ||
+	bad "the renewing forest grew no fewer tree-rows than the exact one: $(cat "$tmp/work.asrpt") vs $(cat "$tmp/work.asrpt-hist")"
+expect 0 "valid: yes" -- "$SB" eval cluster --w1 100 --policy fifo
+grep -q "^work:" "$tmp/out" && bad "fifo counts work: $(grep '^work:' "$tmp/out")" || ok
 
 # eval cluster: bad inputs exit 2 with a message naming what is wrong
 expect 2 "give one job set" -- "$SB" eval cluster --policy fifo

@@ -133,6 +133,20 @@ void sb_philly_scale(const double *runtimes, int nrt, const struct sb_trace *w2,
 		     const struct sb_cluster *c, double load, struct sb_rng *r,
 		     struct sb_jobset *js);
 
+/* The settings of the cluster speed account (speed.c; make bench and
+ * experiment cluster_speed): the Philly-scale set on sim512 and the PAI
+ * setting on pai6500, each with share `scale` of its jobs, from stream
+ * (seed, 0) and (seed, 1); c and js are filled (js owned by the caller).
+ * sb_speed_policies: the schedulers timed, NULL-terminated. */
+#define SB_SPEED_PHILLY_JOBS 117325
+#define SB_SPEED_PAI_JOBS 20000
+#define SB_SPEED_TARGET_PHILLY 2.0   /* CPU seconds on one core, issue #11 */
+#define SB_SPEED_TARGET_PAI 5.0
+extern const char *const sb_speed_policies[];
+void sb_speed_philly(const double *runtimes, int nrt, const struct sb_trace *w2, double scale,
+		     uint64_t seed, struct sb_cluster *c, struct sb_jobset *js);
+void sb_speed_pai(double scale, uint64_t seed, struct sb_cluster *c, struct sb_jobset *js);
+
 /* Processing time of job j on its reference placement on c (n_j tau_ref):
  * p*_j of the spec. */
 double sb_job_ref_time(const struct sb_cluster *c, const struct sb_jobset *js, int j);
