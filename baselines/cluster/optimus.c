@@ -813,7 +813,8 @@ static void schedule_fast(struct state *st, struct sb_csim *s)
 	for (i = 0; i < n; i++)
 		if (st->nhat[run[i]] < 0)
 			st->key[run[i]] = st->med;
-	sb_cluster_d2_dispatch(s, &st->d2, sb_cluster_key_before, st->key, &wait_ops, st, st->qmin);
+	sb_cluster_d2_dispatch(s, &st->d2, sb_cluster_key_before, st->key, &wait_ops, st, st->qmin,
+			       NULL, NULL);
 }
 
 void sb_optimus_schedule(void *ctx, struct sb_csim *s)

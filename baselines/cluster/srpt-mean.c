@@ -14,8 +14,9 @@
  * rank among themselves by id: the waiting jobs are kept in such classes
  * (each a heap of ids), and the classes in a heap by (key of the class,
  * its first id). A completion re-keys the classes, not the jobs; the
- * running jobs are re-keyed at every decision and the rank is walked only
- * as far as D2 admits (sb_cluster_d2_dispatch). The keys are computed by
+ * running jobs are re-keyed at a decision where a waiting job does not fit
+ * in the free GPUs (D2 reads no key of theirs otherwise), and the rank is
+ * walked only as far as D2 admits (sb_cluster_d2_dispatch). The keys are computed by
  * the same expression as the plain path, so the rank and the actions are
  * those of re-keying and sorting every job at every decision
  * (tests/cluster/test_sim.c, cluster_fast, compares the two).
@@ -318,6 +319,16 @@ static void on_finish(void *ctx, struct sb_csim *s, int j)
 	st->stale = 1;
 }
 
+/* The running jobs' keys, when D2 needs them. */
+static void rekey_running(void *ctx, struct sb_csim *s)
+{
+	struct state *st = ctx;
+	int n, i;
+	const int *act = sb_cluster_sim_running(s, &n);
+	for (i = 0; i < n; i++)
+		st->key[act[i]] = job_key(st, s, act[i]);
+}
+
 static void schedule(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
@@ -328,11 +339,8 @@ static void schedule(void *ctx, struct sb_csim *s)
 			rekey_classes(st);
 			st->stale = 0;
 		}
-		act = sb_cluster_sim_running(s, &n);
-		for (i = 0; i < n; i++)
-			st->key[act[i]] = job_key(st, s, act[i]);
 		sb_cluster_d2_dispatch(s, &st->d2, sb_cluster_key_before, st->key, &wait_ops, st,
-				       st->qmin);
+				       st->qmin, rekey_running, st);
 		return;
 	}
 	act = sb_cluster_sim_active(s, &n);

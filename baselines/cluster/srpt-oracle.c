@@ -14,7 +14,9 @@
  * that stopped it); the waiting jobs stay in a heap by key, and the shared
  * incremental D2 (sb_cluster_d2_dispatch) walks the rank only as far as it
  * admits: per decision the cost is in the running and admitted jobs, not
- * the queue, and the actions are those of re-keying and sorting everything
+ * the queue, and the running jobs are re-keyed only when a pending job
+ * does not fit in the free GPUs (D2 needs no key of theirs otherwise);
+ * the actions are those of re-keying and sorting everything
  * (tests/cluster/test_sim.c, cluster_fast, compares the two).
  */
 #include "cluster/util.h"
@@ -66,15 +68,21 @@ static void on_arrival(void *ctx, struct sb_csim *s, int j)
 	sb_cluster_jheap_push(&st->wait, j);
 }
 
-static void schedule(void *ctx, struct sb_csim *s)
+/* The running jobs' keys, when D2 needs them. */
+static void rekey(void *ctx, struct sb_csim *s)
 {
 	struct state *st = ctx;
 	int n, i;
 	const int *run = sb_cluster_sim_running(s, &n);
 	for (i = 0; i < n; i++)
 		set_key(st, s, run[i]);
+}
+
+static void schedule(void *ctx, struct sb_csim *s)
+{
+	struct state *st = ctx;
 	sb_cluster_d2_dispatch(s, &st->d2, sb_cluster_key_before, st->key,
-			       &sb_cluster_jheap_pending, &st->wait, st->qmin);
+			       &sb_cluster_jheap_pending, &st->wait, st->qmin, rekey, st);
 }
 
 const struct sb_cluster_policy sb_cluster_policy_srpt_oracle = {

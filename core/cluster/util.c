@@ -254,14 +254,56 @@ void sb_cluster_d2_release(struct sb_cluster_d2 *d)
 	memset(d, 0, sizeof *d);
 }
 
+/* The decision when every pending job fits in the free GPUs: D2 then
+ * admits the whole rank, preempts nothing and starts the pending jobs in
+ * their order, which needs no key of a running job. Takes the pending
+ * jobs in order while they fit; if they all do, starts them (those the
+ * placer cannot start yet go back) and returns 1; else puts the taken ones
+ * back and returns 0 (nothing done). */
+static int d2_all_fit(struct sb_csim *s, struct sb_cluster_d2 *d,
+		      const struct sb_cluster_pending *pend, void *pctx)
+{
+	int free = sb_cluster_sim_free(s), cum = 0, na = 0, i, h;
+	int *adm = d->adm;
+
+	while ((h = pend->head(pctx)) >= 0) {
+		int g = sb_cluster_sim_job(s, h)->gpus;
+		if (cum + g > free)
+			break;
+		cum += g;
+		adm[na++] = h;
+		pend->take(pctx);
+	}
+	if (h >= 0) {
+		for (i = 0; i < na; i++)
+			pend->put(pctx, adm[i]);
+		return 0;
+	}
+	for (i = 0; i < na; i++) {
+		sb_cluster_sim_start(s, adm[i]);
+		/* the rank of the next decision: the next full decision
+		 * drops the finished jobs and re-sorts */
+		if (sb_cluster_sim_state(s, adm[i]) == SB_JOB_RUNNING)
+			d->run[d->nrun++] = adm[i];
+	}
+	for (i = 0; i < na; i++)
+		if (sb_cluster_sim_state(s, adm[i]) == SB_JOB_PENDING)
+			pend->put(pctx, adm[i]);
+	return 1;
+}
+
 void sb_cluster_d2_dispatch(struct sb_csim *s, struct sb_cluster_d2 *d, sb_cluster_before before,
 			    const void *bctx, const struct sb_cluster_pending *pend, void *pctx,
-			    double qmin)
+			    double qmin, sb_cluster_rekey rekey, void *rctx)
 {
 	const struct sb_cluster *cl = sb_cluster_sim_cluster(s);
-	int i, k, n = 0, a = 0, cum = 0, N = cl->nserver * cl->gpus, na, nr, np, nw, nrun;
+	int i, k, n = 0, a = 0, cum = 0, N = cl->nserver * cl->gpus, na, nr, np, nw, nrun, rg = 0;
 	int *run = d->run, *adm = d->adm;
 
+	if (d2_all_fit(s, d, pend, pctx))
+		return;
+	if (rekey)
+		rekey(rctx, s);
 	/* finished jobs leave; the others were re-keyed: re-sort */
 	for (i = 0; i < d->nrun; i++) {
 		int j = run[i];
@@ -271,10 +313,13 @@ void sb_cluster_d2_dispatch(struct sb_csim *s, struct sb_cluster_d2 *d, sb_clust
 			run[k] = run[k - 1];
 		run[k] = j;
 		n++;
+		rg += sb_cluster_sim_job(s, j)->gpus;
 	}
 	d->nrun = n;
 	sb_cluster_sim_running(s, &nrun);
 	SB_ASSERT(nrun == n);   /* every start goes through here */
+	/* d2_all_fit reads the running jobs' GPUs as those not free */
+	SB_ASSERT(rg == N - sb_cluster_sim_free(s));
 	/* the admitted prefix of the merged rank */
 	for (na = 0;; na++) {
 		int h = pend->head(pctx), fromrun, j, g;

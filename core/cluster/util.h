@@ -112,10 +112,16 @@ struct sb_cluster_d2 {
 
 void sb_cluster_d2_init(struct sb_cluster_d2 *d, int njobs);
 void sb_cluster_d2_release(struct sb_cluster_d2 *d);
-/* One D2 decision; the keys of the running jobs are current. */
+/* Brings the keys of the running jobs up to date (policy state in ctx). */
+typedef void (*sb_cluster_rekey)(void *ctx, struct sb_csim *s);
+/* One D2 decision. The keys of the running jobs are read only when some
+ * pending job does not fit in the free GPUs: rekey(rctx, s) is called
+ * first then (NULL: they are current already). When every pending job
+ * fits, the decision starts them in their order and reads no key of a
+ * running job (D2 admits the whole rank and preempts nothing). */
 void sb_cluster_d2_dispatch(struct sb_csim *s, struct sb_cluster_d2 *d, sb_cluster_before before,
 			    const void *bctx, const struct sb_cluster_pending *pend, void *pctx,
-			    double qmin);
+			    double qmin, sb_cluster_rekey rekey, void *rctx);
 
 /*
  * D2 for policies whose running jobs also keep their rank while they run,
