@@ -45,7 +45,6 @@ static const struct sb_col cols[] = {
 	{ NULL, 0, NULL },
 };
 
-
 /* SB_BENCH_POLICIES="a,b" runs only those (to time one policy quickly). */
 static int wanted(const char *policy)
 {
@@ -121,7 +120,6 @@ static void run_policy(struct sb_table *t, const char *wl, const struct sb_clust
 	fflush(stdout);
 	sb_cluster_result_release(&r);
 }
-
 
 static void run(struct sb_table *t, const char *data)
 {
