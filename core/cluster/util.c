@@ -259,7 +259,9 @@ void sb_cluster_d2_release(struct sb_cluster_d2 *d)
  * their order, which needs no key of a running job. Takes the pending
  * jobs in order while they fit; if they all do, starts them (those the
  * placer cannot start yet go back) and returns 1; else puts the taken ones
- * back and returns 0 (nothing done). */
+ * back and returns 0 (nothing done; the jobs taken and put back fit in the
+ * free GPUs together, so there are few when the queue is long and the
+ * cluster full). */
 static int d2_all_fit(struct sb_csim *s, struct sb_cluster_d2 *d,
 		      const struct sb_cluster_pending *pend, void *pctx)
 {
